@@ -1,0 +1,36 @@
+/* diag.c: filling and formatting gl_diag records.
+ * Owns: bounded formatting into the fixed buffers of gl_diag (never overflows, never allocates
+ *       inside a diag). Not: printing. Threads: stateless. */
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+void gl_diag_set(gl_diag *d, const char *path, uint32_t line, uint32_t col, const char *fmt, ...) {
+  if (!d) return;
+  snprintf(d->path, sizeof(d->path), "%s", path ? path : "");
+  d->line = line;
+  d->col = col;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+  va_end(ap);
+}
+
+void gl_diag_format(const gl_diag *d, char *buf, size_t cap) {
+  if (!cap) return;
+  if (!d->path[0])
+    snprintf(buf, cap, "%s", d->msg);
+  else if (!d->line)
+    snprintf(buf, cap, "%s: %s", d->path, d->msg);
+  else if (!d->col)
+    snprintf(buf, cap, "%s:%u: %s", d->path, d->line, d->msg);
+  else
+    snprintf(buf, cap, "%s:%u:%u: %s", d->path, d->line, d->col, d->msg);
+}
+
+gl_diag *gl_diag_list_add(gl_diag_list *list) {
+  gl_diag *d = gl_vec_grow(list);
+  return d;
+}

@@ -1,0 +1,36 @@
+/* engine.h: lints a list of files on a pool of worker threads.
+ * Owns: the per-file pipeline load -> prefilter -> parse -> model -> match -> suppress, the worker
+ *       pool (one parser, query cursor and scratch per worker, reused across files), and merging
+ *       the per-file results into one sorted gl_run (byte-identical for any --jobs).
+ * Not: choosing files (walk.c), printing (main.c, src/report/).
+ * Threads: gl_engine_run starts and joins the workers itself; everything it reads is frozen. */
+#ifndef GL_ENGINE_H
+#define GL_ENGINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "match.h"
+#include "result.h"
+#include "rules.h"
+#include "walk.h"
+
+typedef struct gl_engine_opts {
+  unsigned jobs;              /* 0 = online cores */
+  size_t max_file_bytes;      /* size cap; 0 = none */
+  uint32_t parse_timeout_ms;  /* per file; 0 = none */
+  uint32_t match_limit;       /* query cursor in-progress match limit */
+  bool prefilter;             /* skip files naming no trigger word */
+  const char *stdin_path;     /* unused for now: reserved for --stdin-filename */
+} gl_engine_opts;
+
+/* Lints files with the enabled rules of set through matcher. Fills run->files (sorted). */
+void gl_engine_run(const gl_walk_file *files, size_t nfiles, const gl_ruleset *set,
+                   const gl_matcher *matcher, const gl_engine_opts *opts, gl_run *run);
+
+/* Lints one in-memory source (tests, the rule documentation checker). */
+void gl_engine_lint_buffer(const char *path, const char *bytes, size_t len, const gl_ruleset *set,
+                           const gl_matcher *matcher, const gl_engine_opts *opts,
+                           gl_file_result *out);
+
+#endif

@@ -1,0 +1,50 @@
+/* load.h: one source file's bytes and its line table.
+ * Owns: reading a file safely (regular files only, never blocking on a FIFO or device, read not
+ *       mapped, size cap), the byte offset -> (line, UTF-16 column, code-point column) mapping,
+ *       BOM, CRLF / lone CR, NUL and invalid UTF-8 handling.
+ * Not: deciding which files to read (walk.c), parsing (parse.c).
+ * Threads: a gl_source belongs to one worker; functions keep no state between calls. */
+#ifndef GL_LOAD_H
+#define GL_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "diag.h"
+
+typedef struct gl_source {
+  char *path;             /* display path (owned) */
+  char *bytes;            /* owned, NUL-terminated; lone CR already rewritten to LF */
+  size_t len;             /* bytes, without the terminating NUL */
+  uint32_t *line_starts;  /* owned; byte offset of each line's first byte */
+  uint32_t nlines;        /* at least 1 (an empty file has one empty line) */
+  uint32_t bom_len;       /* 3 when the file starts with a UTF-8 BOM, else 0 */
+  bool had_lone_cr;       /* a lone CR was rewritten */
+} gl_source;
+
+typedef struct gl_pos {
+  uint32_t line;          /* 1-based */
+  uint32_t col;           /* 1-based, in UTF-16 code units (SARIF columnKind utf16CodeUnits) */
+  uint32_t col_cp;        /* 1-based, in code points (text output, editors) */
+} gl_pos;
+
+/* Reads path into src. Opens with O_NONBLOCK and checks fstat: anything but a regular file is
+ * GL_ESKIP with a message, a file over max_bytes (0 = no cap) is GL_ESKIP, a read error GL_EIO.
+ * On failure src is left empty (safe to gl_source_free) and err says why (no path prefix). */
+int gl_load_file(gl_source *src, const char *path, size_t max_bytes, gl_diag *err);
+
+/* Takes a copy of bytes[0..len) as the source of path (stdin, tests). Never fails. */
+void gl_load_buffer(gl_source *src, const char *path, const char *bytes, size_t len);
+
+/* Frees what src owns; gl_source_free on a zeroed source does nothing. */
+void gl_source_free(gl_source *src);
+
+/* Position of a byte offset (clamped to len). Line 1's columns do not count the BOM. Each invalid
+ * UTF-8 byte counts as one code point / one UTF-16 unit (it is shown as U+FFFD); a 4-byte sequence
+ * counts two UTF-16 units. */
+gl_pos gl_load_position(const gl_source *src, size_t offset);
+
+/* The bytes of 1-based line `line` without its line end; *len receives the length. */
+const char *gl_load_line(const gl_source *src, uint32_t line, size_t *len);
+
+#endif

@@ -1,0 +1,46 @@
+/* report.h: the output formats of a run.
+ * Owns: the format names (full, concise, json, sarif, github, gcc) and writing a sorted gl_run to
+ *       a stream in one of them. Every writer uses the same sorted findings and the location
+ *       helpers below (one place computes URIs and line hashes).
+ * Not: deciding exit status, atomic file replacement (output.c), linting.
+ * Threads: called once, from the main thread, after the workers joined. */
+#ifndef GL_REPORT_H
+#define GL_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "../result.h"
+
+typedef enum gl_format {
+  GL_FORMAT_FULL,
+  GL_FORMAT_CONCISE,
+  GL_FORMAT_JSON,
+  GL_FORMAT_SARIF,
+  GL_FORMAT_GITHUB,
+  GL_FORMAT_GCC,
+} gl_format;
+
+/* "full" -> GL_FORMAT_FULL ...; -1 for an unknown name. */
+int gl_report_format_parse(const char *name);
+
+typedef struct gl_report_opts {
+  bool color;                 /* ANSI colour (text formats only) */
+  const char *tool_version;   /* "0.1.0" */
+} gl_report_opts;
+
+/* Writes run to out. Returns 0, or GL_EIO when writing failed. */
+int gl_report_write(FILE *out, gl_format fmt, const gl_run *run, const gl_report_opts *opts);
+
+/* GitHub's primaryLocationLineHash of every line of text ("hex:count"); the caller frees each
+ * string and the array (nlines_out entries, one per line as GitHub counts them). */
+char **gl_report_line_hashes(const char *text, size_t len, size_t *nlines_out);
+
+/* A path as a SARIF URI relative to srcroot (percent-encoded; invalid UTF-8 and control bytes
+ * escaped). Sets *relative when the path is inside srcroot. Caller frees. */
+char *gl_report_uri(const char *path, const char *srcroot, bool *relative);
+
+/* Copies s, replacing control characters and terminal escapes with visible escapes (\x1b) and
+ * invalid UTF-8 with U+FFFD, so text output can never drive the terminal. Caller frees. */
+char *gl_report_safe_text(const char *s, size_t len);
+
+#endif

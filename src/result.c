@@ -1,0 +1,105 @@
+/* result.c: findings and notifications: adding, sorting into output order, counting, freeing.
+ * Owns: the output order (path, line, column, rule id) that makes every --jobs byte-identical.
+ * Not: producing or printing results. Threads: a file result belongs to one worker; a run is
+ * sorted and read only after the workers join. */
+#include "result.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void gl_file_result_note(gl_file_result *r, gl_note_kind kind, gl_level level, uint32_t line,
+                         uint32_t col, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  char *msg = gl_xmalloc((size_t)(n < 0 ? 0 : n) + 1);
+  va_start(ap, fmt);
+  vsnprintf(msg, (size_t)(n < 0 ? 0 : n) + 1, fmt, ap);
+  va_end(ap);
+  gl_notification *note = gl_vec_grow(&r->notes);
+  note->kind = kind;
+  note->level = level;
+  note->line = line;
+  note->col = col;
+  note->message = msg;
+}
+
+static int cmp_finding(const void *pa, const void *pb) {
+  const gl_finding *a = pa, *b = pb;
+  if (a->region.start_line != b->region.start_line)
+    return a->region.start_line < b->region.start_line ? -1 : 1;
+  if (a->region.start_col != b->region.start_col)
+    return a->region.start_col < b->region.start_col ? -1 : 1;
+  int c = strcmp(a->rule->id, b->rule->id);
+  if (c) return c;
+  if (a->region.end_byte != b->region.end_byte)
+    return a->region.end_byte < b->region.end_byte ? -1 : 1;
+  return strcmp(a->message, b->message);
+}
+
+static int cmp_note(const void *pa, const void *pb) {
+  const gl_notification *a = pa, *b = pb;
+  if (a->line != b->line) return a->line < b->line ? -1 : 1;
+  if (a->col != b->col) return a->col < b->col ? -1 : 1;
+  return strcmp(a->message, b->message);
+}
+
+static int cmp_file(const void *pa, const void *pb) {
+  const gl_file_result *a = pa, *b = pb;
+  return strcmp(a->path, b->path);
+}
+
+void gl_run_sort(gl_run *run) {
+  for (size_t i = 0; i < run->files.len; i++) {
+    gl_file_result *f = &run->files.data[i];
+    if (f->findings.len > 1)
+      qsort(f->findings.data, f->findings.len, sizeof(gl_finding), cmp_finding);
+    if (f->notes.len > 1) qsort(f->notes.data, f->notes.len, sizeof(gl_notification), cmp_note);
+  }
+  if (run->files.len > 1)
+    qsort(run->files.data, run->files.len, sizeof(gl_file_result), cmp_file);
+}
+
+size_t gl_run_count_at_least(const gl_run *run, gl_level level) {
+  size_t n = 0;
+  for (size_t i = 0; i < run->files.len; i++) {
+    const gl_file_result *f = &run->files.data[i];
+    for (size_t j = 0; j < f->findings.len; j++)
+      if (!f->findings.data[j].suppressed && f->findings.data[j].level >= level) n++;
+  }
+  return n;
+}
+
+bool gl_run_incomplete(const gl_run *run) {
+  for (size_t i = 0; i < run->files.len; i++) {
+    const gl_file_result *f = &run->files.data[i];
+    for (size_t j = 0; j < f->notes.len; j++)
+      if (f->notes.data[j].kind != GL_NOTE_SYNTAX_ERROR) return true;
+  }
+  return false;
+}
+
+void gl_file_result_free(gl_file_result *r) {
+  if (!r) return;
+  for (size_t i = 0; i < r->findings.len; i++) {
+    free(r->findings.data[i].message);
+    free(r->findings.data[i].snippet);
+    free(r->findings.data[i].line_hash);
+  }
+  gl_vec_free(&r->findings);
+  for (size_t i = 0; i < r->notes.len; i++) free(r->notes.data[i].message);
+  gl_vec_free(&r->notes);
+  free(r->path);
+  r->path = NULL;
+}
+
+void gl_run_free(gl_run *run) {
+  if (!run) return;
+  for (size_t i = 0; i < run->files.len; i++) gl_file_result_free(&run->files.data[i]);
+  gl_vec_free(&run->files);
+  free(run->srcroot);
+  run->srcroot = NULL;
+}

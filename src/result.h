@@ -1,0 +1,74 @@
+/* result.h: what linting produces: findings and notifications, per file and per run.
+ * Owns: the records that outlive a file's tree, copied out of the worker's scratch memory, and
+ *       sorting them into output order (path, line, column, rule id).
+ * Not: computing them (match.c, engine.c) or formatting them (src/report/).
+ * Threads: a gl_file_result is filled by one worker; gl_run is assembled after the workers join. */
+#ifndef GL_RESULT_H
+#define GL_RESULT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "rules.h"
+#include "vec.h"
+
+typedef struct gl_region {
+  uint32_t start_line, start_col;   /* 1-based; columns in UTF-16 code units */
+  uint32_t end_line, end_col;       /* end_col is exclusive (SARIF endColumn) */
+  uint32_t start_col_cp, end_col_cp;/* the same columns in code points (text output) */
+  uint32_t start_byte, end_byte;
+} gl_region;
+
+typedef struct gl_finding {
+  const gl_rule *rule;      /* borrowed from the ruleset */
+  gl_level level;           /* after calibration */
+  gl_region region;
+  char *message;            /* owned, placeholders filled */
+  char *snippet;            /* owned: the source text of the region's lines (code frames) */
+  char *line_hash;          /* owned: primaryLocationLineHash of region.start_line */
+  bool suppressed;          /* by a # noqa comment */
+} gl_finding;
+
+typedef enum gl_note_kind {
+  GL_NOTE_SYNTAX_ERROR,     /* recovered tree linted: not incomplete */
+  GL_NOTE_PARTIAL,          /* linted but something was cut short (match limit, depth): incomplete */
+  GL_NOTE_SKIPPED,          /* not linted at all (unreadable, too large, parse timeout): incomplete */
+} gl_note_kind;
+
+typedef struct gl_notification {
+  gl_note_kind kind;
+  gl_level level;
+  uint32_t line, col;       /* 1-based; 0 when not about a position */
+  char *message;            /* owned */
+} gl_notification;
+
+typedef struct gl_file_result {
+  char *path;                          /* owned display path */
+  gl_vec(gl_finding) findings;
+  gl_vec(gl_notification) notes;
+  bool linted;                         /* parsed and matched (possibly skipped by the prefilter) */
+} gl_file_result;
+
+typedef struct gl_run {
+  gl_vec(gl_file_result) files;        /* sorted by path */
+  const gl_ruleset *rules;             /* borrowed */
+  double elapsed_s;
+  char *srcroot;                       /* owned absolute directory for %SRCROOT%, ends without '/' */
+} gl_run;
+
+/* Adds a notification with a formatted message. */
+void gl_file_result_note(gl_file_result *r, gl_note_kind kind, gl_level level, uint32_t line,
+                         uint32_t col, const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* Sorts findings of every file by (line, column, rule id) and files by path. */
+void gl_run_sort(gl_run *run);
+
+/* Counts of unsuppressed findings at or above `level`. */
+size_t gl_run_count_at_least(const gl_run *run, gl_level level);
+
+/* True when some file was asked for but not (fully) linted: a GL_NOTE_SKIPPED or GL_NOTE_PARTIAL. */
+bool gl_run_incomplete(const gl_run *run);
+
+void gl_file_result_free(gl_file_result *r);
+void gl_run_free(gl_run *run);
+
+#endif

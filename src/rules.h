@@ -1,0 +1,106 @@
+/* rules.h: the rule packs: rule files (Markdown with json metadata and query / check blocks) and
+ * pack READMEs, from the embedded built-in packs and from --rules directories.
+ * Owns: parsing and validating rule files and packs into a gl_ruleset, selection (--select,
+ *       --ignore, --extend-select by id, id prefix, rule name or pack name).
+ * Not: compiling queries or regexes (match.c), running rules.
+ * Threads: loaded and selected once in the main thread, then frozen and shared read-only. */
+#ifndef GL_RULES_H
+#define GL_RULES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "diag.h"
+#include "vec.h"
+
+typedef enum gl_level {
+  GL_LEVEL_NONE = 0,
+  GL_LEVEL_NOTE = 1,
+  GL_LEVEL_WARNING = 2,
+  GL_LEVEL_ERROR = 3,
+} gl_level;
+
+/* "note" / "warning" / "error" (also "none") -> level; returns -1 for anything else. */
+int gl_level_parse(const char *s);
+const char *gl_level_name(gl_level level);
+
+typedef struct gl_code_block {
+  char *code;            /* owned, the block's text */
+  uint32_t line;         /* 1-based line of the block's first code line in the rule file */
+} gl_code_block;
+
+typedef struct gl_pack {
+  char *name;            /* "legacy" */
+  char *prefix;          /* "GPU1" */
+  char *title;           /* the README's heading */
+  char **triggers;       /* prefilter words, owned */
+  size_t ntriggers;
+  bool default_on;
+  char *readme_path;     /* "rules/legacy/README.md" */
+} gl_pack;
+
+typedef struct gl_rule {
+  char *id;              /* "GPU101" */
+  char *name;            /* "warp-sim-removed" */
+  const gl_pack *pack;   /* borrowed from the ruleset */
+  gl_level level;        /* default level from "severity" */
+  char *precision;       /* "very-high" / "high" / "medium" / "low" */
+  char **tags; size_t ntags;
+  char *message;         /* template; {capture} placeholders name captures of the query */
+  char *short_desc;      /* first sentence of "What it does" */
+  char *full_desc;       /* the "What it does" section, plain text */
+  char *markdown;        /* the whole rule file (help.markdown, `gpulint rule`) */
+  char *help_text;       /* the documentation sections as plain text (help.text) */
+  char *check;           /* built-in check name, or NULL for a query rule */
+  char *query;           /* the `query` block, or NULL */
+  uint32_t query_line;   /* 1-based line in the rule file of the query block's first line */
+  char *path;            /* "rules/legacy/GPU101.md" (embedded) or the file's path */
+  gl_vec(gl_code_block) examples;     /* `## Example` python blocks: must produce this rule */
+  gl_vec(gl_code_block) use_instead;  /* `## Use instead` python blocks: must not */
+  bool enabled;          /* after selection */
+} gl_rule;
+
+typedef struct gl_ruleset {
+  gl_vec(gl_pack *) packs;
+  gl_vec(gl_rule *) rules;   /* sorted by id */
+} gl_ruleset;
+
+/* One file of a pack source: path as it should appear in errors, and its bytes (borrowed). */
+typedef struct gl_rule_file {
+  const char *path;
+  const char *data;
+  size_t len;
+} gl_rule_file;
+
+/* Creates an empty ruleset. */
+gl_ruleset *gl_rules_new(void);
+
+/* Adds every pack found in files (README.md of a folder = a pack, other *.md of that folder =
+ * rules). Every problem in every file is appended to errs with file:line:column; returns 0 when
+ * none was found, else GL_EINVAL. Errors: missing or out-of-order section, bad json (position from
+ * cJSON's parse end), missing or mistyped metadata field, unknown severity, id not matching the
+ * file name or the pack prefix, duplicate id or name. */
+int gl_rules_add_files(gl_ruleset *set, const gl_rule_file *files, size_t nfiles, gl_diag_list *errs);
+
+/* Adds the built-in packs embedded at build time. */
+int gl_rules_add_builtin(gl_ruleset *set, gl_diag_list *errs);
+
+/* Adds the packs under dir (dir itself may be one pack, or hold pack folders). */
+int gl_rules_add_dir(gl_ruleset *set, const char *dir, gl_diag_list *errs);
+
+/* Applies selection: select (NULL = each pack's default), then extend_select, then ignore. Each
+ * entry is an id ("GPU101"), id prefix ("GPU1", "GPU"), rule name or pack name; "ALL" selects
+ * everything. An entry matching nothing is an error (no silent no-ops). */
+int gl_rules_select(gl_ruleset *set, const char *const *select, size_t nselect,
+                    const char *const *extend, size_t nextend,
+                    const char *const *ignore, size_t nignore, gl_diag *err);
+
+/* Looks up a rule by id or name (case-sensitive), or NULL. */
+const gl_rule *gl_rules_find(const gl_ruleset *set, const char *id_or_name);
+
+/* True when sel (id, prefix, name, pack, "ALL") selects rule. */
+bool gl_rules_selector_matches(const gl_rule *rule, const char *sel);
+
+void gl_rules_free(gl_ruleset *set);
+
+#endif

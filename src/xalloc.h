@@ -1,0 +1,24 @@
+/* xalloc.h: the one allocation interface of gpulint.
+ * Owns: gl_xmalloc and friends, which never return NULL: on out-of-memory they print one line and
+ *       exit 2 (the run is incomplete, never "findings"), as tree-sitter's and sds's allocators do.
+ * Not: arenas or containers (vec.h).
+ * Threads: safe from any thread; gl_xalloc_set_hooks is called once by main before threads start. */
+#ifndef GL_XALLOC_H
+#define GL_XALLOC_H
+
+#include <stddef.h>
+
+void *gl_xmalloc(size_t size);
+void *gl_xcalloc(size_t count, size_t size);
+void *gl_xrealloc(void *ptr, size_t size);
+/* gl_xstrdup(NULL) returns NULL. The caller owns the copy and frees it with free(). */
+char *gl_xstrdup(const char *s);
+/* Copies len bytes and a terminating NUL. */
+char *gl_xstrndup(const char *s, size_t len);
+/* printf-style, returns a heap string the caller frees. */
+char *gl_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Routes tree-sitter and cJSON through the functions above (called once, before threads). */
+void gl_xalloc_install_library_hooks(void);
+
+#endif
