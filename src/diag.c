@@ -34,3 +34,11 @@ gl_diag *gl_diag_list_add(gl_diag_list *list) {
   gl_diag *d = gl_vec_grow(list);
   return d;
 }
+
+void gl_diag_errno_text(int err, char *buf, size_t cap) {
+  if (!cap) return;
+  buf[0] = '\0';
+  /* XSI strerror_r (thread-safe, unlike strerror); lower-case first letter, git style. */
+  if (strerror_r(err, buf, cap) != 0 || !buf[0]) snprintf(buf, cap, "error %d", err);
+  if (buf[0] >= 'A' && buf[0] <= 'Z' && !(buf[1] >= 'A' && buf[1] <= 'Z')) buf[0] = (char)(buf[0] - 'A' + 'a');
+}

@@ -36,4 +36,8 @@ typedef gl_vec(gl_diag) gl_diag_list;
 /* Appends a new diag and returns it for gl_diag_set. */
 gl_diag *gl_diag_list_add(gl_diag_list *list);
 
+/* The system's text for errno value err, lower-cased as git writes it ("no such file or
+ * directory"), into buf (thread-safe). */
+void gl_diag_errno_text(int err, char *buf, size_t cap);
+
 #endif
