@@ -12,6 +12,10 @@
 #include <stdint.h>
 #include "diag.h"
 
+/* Hard ceiling on a source's size: offsets in the line table are 32-bit. gl_load_file applies it
+ * even when max_bytes is 0; gl_load_buffer keeps only the first GL_LOAD_MAX_BYTES bytes. */
+#define GL_LOAD_MAX_BYTES ((size_t)UINT32_MAX - 1)
+
 typedef struct gl_source {
   char *path;             /* display path (owned) */
   char *bytes;            /* owned, NUL-terminated; lone CR already rewritten to LF */
@@ -30,7 +34,11 @@ typedef struct gl_pos {
 
 /* Reads path into src. Opens with O_NONBLOCK and checks fstat: anything but a regular file is
  * GL_ESKIP with a message, a file over max_bytes (0 = no cap) is GL_ESKIP, a read error GL_EIO.
- * On failure src is left empty (safe to gl_source_free) and err says why (no path prefix). */
+ * On failure src is left empty (safe to gl_source_free) and err says why (no path prefix).
+ * Messages: "not a regular file", "file is N bytes, over the size cap of M bytes", "file grew over
+ * the size cap of M bytes while read", "cannot open file: no such file or directory" (also "cannot
+ * stat file: ...", "cannot read file: ..."). src->path becomes a copy of path. Lone CRs are
+ * rewritten to LF (had_lone_cr); CRLF stays; a file ending in "\n" has an empty last line. */
 int gl_load_file(gl_source *src, const char *path, size_t max_bytes, gl_diag *err);
 
 /* Takes a copy of bytes[0..len) as the source of path (stdin, tests). Never fails. */
@@ -41,10 +49,12 @@ void gl_source_free(gl_source *src);
 
 /* Position of a byte offset (clamped to len). Line 1's columns do not count the BOM. Each invalid
  * UTF-8 byte counts as one code point / one UTF-16 unit (it is shown as U+FFFD); a 4-byte sequence
- * counts two UTF-16 units. */
+ * counts two UTF-16 units. An offset inside a multi-byte sequence gets the column of the
+ * sequence's start; the '\r' of a CRLF has a column of its own. A zeroed src gives 1:1. */
 gl_pos gl_load_position(const gl_source *src, size_t offset);
 
-/* The bytes of 1-based line `line` without its line end; *len receives the length. */
+/* The bytes of 1-based line `line` without its line end ("\n", or "\r\n"); line 1 starts after
+ * the BOM. *len receives the length. A line out of range gives "" and 0. Borrowed from src. */
 const char *gl_load_line(const gl_source *src, uint32_t line, size_t *len);
 
 #endif
