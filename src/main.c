@@ -1,1 +1,263 @@
-int main(void){return 0;}
+/* main.c: the gpulint command: parses options, loads the rules, walks, lints, reports, exits.
+ * Owns: everything printed to the terminal besides reports (errors, notifications, help), the
+ *       exit status (0 clean, 1 findings at or above --fail-on, 2 usage/config/I/O error or an
+ *       incomplete run) and the process-wide set-up (allocator hooks) before any thread starts.
+ * Not: linting logic (engine.c and the stages), report formats (src/report/).
+ * Threads: runs on the main thread; gl_engine_run starts and joins the workers. */
+#include <git2.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "engine.h"
+#include "match.h"
+#include "parse.h"
+#include "report/output.h"
+#include "report/report.h"
+#include "rules.h"
+#include "walk.h"
+
+enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_ERROR = 2 };
+
+static const char help_text[] =
+    "gpulint " GL_VERSION " - find where GPU Python code wastes time or gets wrong answers\n"
+    "\n"
+    "Usage:\n"
+    "  gpulint [OPTIONS] [PATH...]      lint files and directories (default: .)\n"
+    "  gpulint check [OPTIONS] [PATH...] the same\n"
+    "  gpulint rule ID|NAME             print a rule's documentation\n"
+    "  gpulint rules [--format json]    list every rule\n"
+    "\n"
+    "Directories are searched for *.py files; .gitignore is respected inside git work trees;\n"
+    ".git, .venv, venv, __pycache__, node_modules, build, dist, site-packages, .tox and .eggs\n"
+    "are skipped. A file named on the command line is always linted.\n"
+    "\n"
+    "Output:\n"
+    "  --format FORMAT        full (default: findings with code frames and a summary),\n"
+    "                         concise, json, sarif (SARIF 2.1.0), github (workflow\n"
+    "                         annotations) or gcc (path:line:col: level: message [ID])\n"
+    "  -o, --output FILE      write the report to FILE, atomically (temp file + rename);\n"
+    "                         a failed run never leaves a truncated FILE\n"
+    "  --color WHEN           auto (default: only on a terminal, never with NO_COLOR),\n"
+    "                         always or never\n"
+    "  -q, --quiet            no summary line and no notifications on stderr\n"
+    "\n"
+    "Rule selection (ids like GPU101, id prefixes like GPU1, rule names, pack names, ALL;\n"
+    "comma-separated, repeatable):\n"
+    "  --select LIST          use exactly these rules instead of each pack's default\n"
+    "  --extend-select LIST   add rules to the selection\n"
+    "  --ignore LIST          remove rules from the selection\n"
+    "  --rules DIR            load more packs from DIR (a pack folder, or a folder of packs)\n"
+    "\n"
+    "Exit status:\n"
+    "  --fail-on LEVEL        error, warning (default) or note: findings at or above LEVEL\n"
+    "                         make the exit status 1\n"
+    "  --exit-zero            exit 0 even when there are findings (errors still exit 2)\n"
+    "  0 no findings at or above --fail-on; 1 findings; 2 usage, configuration or I/O error,\n"
+    "  or an incomplete run (a file that could not be linted: unreadable, over the size cap,\n"
+    "  past the parse time limit). A syntax error is not incomplete: the recovered tree is\n"
+    "  linted and the error reported as a notification.\n"
+    "\n"
+    "Files and limits:\n"
+    "  --exclude GLOB         skip files and directories matching GLOB (repeatable)\n"
+    "  --no-respect-gitignore lint files that .gitignore excludes\n"
+    "  --max-file-size SIZE   skip (and report) files larger than SIZE bytes; K, M, G\n"
+    "                         suffixes (default 4M)\n"
+    "  --parse-timeout MS     per-file parse time limit in milliseconds (default 5000)\n"
+    "  -j, --jobs N           worker threads (default: online cores); output is identical\n"
+    "                         for every N\n"
+    "  --no-prefilter         parse every file, even those naming no GPU library\n"
+    "\n"
+    "Suppressing findings:\n"
+    "  x = y.get()  # noqa: GPU201         one rule on this line (several: GPU201, GPU202)\n"
+    "  x = y.get()  # noqa                 every rule on this line\n"
+    "  # gpulint: skip-file                 the whole file\n"
+    "  Suppressed findings appear in SARIF as suppressions, in no other format.\n"
+    "\n"
+    "  -h, --help             this text      -V, --version     the version\n";
+
+static void print_error(const char *msg) { fprintf(stderr, "gpulint: error: %s\n", msg); }
+
+static void print_diags(const gl_diag_list *list) {
+  char buf[2048];
+  for (size_t i = 0; i < list->len; i++) {
+    gl_diag_format(&list->data[i], buf, sizeof(buf));
+    char *safe = gl_report_safe_text(buf, strlen(buf));
+    print_error(safe);
+    free(safe);
+  }
+}
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* The SARIF %SRCROOT%: the git work tree holding the current directory, else the directory. */
+static char *find_srcroot(void) {
+  char cwd[4096];
+  if (!getcwd(cwd, sizeof(cwd))) return gl_xstrdup("/");
+  char *root = NULL;
+  git_repository *repo = NULL;
+  git_libgit2_init();
+  if (git_repository_open_ext(&repo, cwd, 0, NULL) == 0 && git_repository_workdir(repo))
+    root = gl_xstrdup(git_repository_workdir(repo));
+  git_repository_free(repo);
+  git_libgit2_shutdown();
+  if (!root) root = gl_xstrdup(cwd);
+  size_t len = strlen(root);
+  while (len > 1 && root[len - 1] == '/') root[--len] = '\0';
+  return root;
+}
+
+static gl_ruleset *load_rules(const gl_cli *cli) {
+  gl_ruleset *set = gl_rules_new();
+  gl_diag_list errs = {0};
+  gl_rules_add_builtin(set, &errs);
+  for (size_t i = 0; i < cli->rules_dirs.len; i++) gl_rules_add_dir(set, cli->rules_dirs.data[i], &errs);
+  if (!errs.len) {
+    gl_diag err = {0};
+    if (gl_rules_select(set, (const char *const *)cli->select.data, cli->has_select ? cli->select.len : 0,
+                        (const char *const *)cli->extend_select.data, cli->extend_select.len,
+                        (const char *const *)cli->ignore.data, cli->ignore.len, &err) != 0)
+      *gl_diag_list_add(&errs) = err;
+  }
+  if (errs.len) {
+    print_diags(&errs);
+    gl_vec_free(&errs);
+    gl_rules_free(set);
+    return NULL;
+  }
+  return set;
+}
+
+static int cmd_rule(const gl_cli *cli, const gl_ruleset *set) {
+  const gl_rule *rule = gl_rules_find(set, cli->rule_id);
+  if (!rule) {
+    char msg[256];
+    snprintf(msg, sizeof(msg), "unknown rule '%.200s' (see gpulint rules)", cli->rule_id);
+    print_error(msg);
+    return EXIT_ERROR;
+  }
+  fputs(rule->markdown, stdout);
+  return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_ERROR;
+}
+
+static void print_notifications(const gl_run *run) {
+  for (size_t i = 0; i < run->files.len; i++) {
+    const gl_file_result *f = &run->files.data[i];
+    for (size_t j = 0; j < f->notes.len; j++) {
+      const gl_notification *n = &f->notes.data[j];
+      char *path = gl_report_safe_text(f->path, strlen(f->path));
+      char *msg = gl_report_safe_text(n->message, strlen(n->message));
+      if (n->line)
+        fprintf(stderr, "%s:%u:%u: %s\n", path, n->line, n->col, msg);
+      else
+        fprintf(stderr, "%s: %s\n", path, msg);
+      free(path);
+      free(msg);
+    }
+  }
+}
+
+static bool use_color(const gl_cli *cli, const char *output) {
+  if (cli->color == GL_COLOR_ALWAYS) return true;
+  if (cli->color == GL_COLOR_NEVER) return false;
+  if (output && strcmp(output, "-") != 0) return false;
+  const char *no_color = getenv("NO_COLOR");
+  return isatty(STDOUT_FILENO) && !(no_color && no_color[0]);
+}
+
+/* Lints, writes the report, and returns the exit status. */
+static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher *matcher) {
+  double t0 = now_s();
+  gl_walk_opts wopts = {(const char *const *)cli->excludes.data, cli->excludes.len,
+                        cli->respect_gitignore};
+  gl_walk_result walked = {0};
+  gl_walk((const char *const *)cli->paths.data, cli->paths.len, &wopts, &walked);
+  print_diags(&walked.errors);
+
+  gl_engine_opts eopts = {.jobs = cli->jobs, .max_file_bytes = cli->max_file_bytes,
+                          .parse_timeout_ms = cli->parse_timeout_ms, .prefilter = cli->prefilter};
+  gl_run run = {0};
+  run.srcroot = find_srcroot();
+  gl_engine_run(walked.files.data, walked.files.len, set, matcher, &eopts, &run);
+  run.elapsed_s = now_s() - t0;
+
+  int status = EXIT_CLEAN;
+  gl_output out;
+  if (gl_output_open(&out, cli->output) != 0) {
+    gl_diag_list errs = {0};
+    *gl_diag_list_add(&errs) = out.err;
+    print_diags(&errs);
+    gl_vec_free(&errs);
+    status = EXIT_ERROR;
+  } else {
+    gl_report_opts ropts = {.color = use_color(cli, cli->output), .tool_version = GL_VERSION,
+                            .quiet = cli->quiet};
+    int format = cli->format < 0 ? GL_FORMAT_FULL : cli->format;
+    if (gl_report_write(gl_output_stream(&out), (gl_format)format, &run, &ropts) != 0 ||
+        gl_output_commit(&out) != 0) {
+      gl_diag_list errs = {0};
+      *gl_diag_list_add(&errs) = out.err;
+      print_diags(&errs);
+      gl_vec_free(&errs);
+      gl_output_abort(&out);
+      status = EXIT_ERROR;
+    }
+  }
+  if (!cli->quiet) print_notifications(&run);
+  if (status == EXIT_CLEAN && !cli->exit_zero && gl_run_count_at_least(&run, cli->fail_on) > 0)
+    status = EXIT_FINDINGS;
+  if (walked.errors.len || gl_run_incomplete(&run)) status = EXIT_ERROR;
+  gl_run_free(&run);
+  gl_walk_result_free(&walked);
+  return status;
+}
+
+static int run_command(const gl_cli *cli) {
+  if (cli->cmd == GL_CMD_HELP) {
+    fputs(help_text, stdout);
+    return EXIT_CLEAN;
+  }
+  if (cli->cmd == GL_CMD_VERSION) {
+    printf("gpulint %s\n", GL_VERSION);
+    return EXIT_CLEAN;
+  }
+  gl_ruleset *set = load_rules(cli);
+  if (!set) return EXIT_ERROR;
+  int status = EXIT_ERROR;
+  if (cli->cmd == GL_CMD_RULE) {
+    status = cmd_rule(cli, set);
+  } else if (cli->cmd == GL_CMD_RULES) {
+    status = gl_report_rules(stdout, cli->format == GL_FORMAT_JSON, set) == 0 ? EXIT_CLEAN : EXIT_ERROR;
+  } else {
+    gl_diag_list errs = {0};
+    gl_matcher *matcher = gl_match_new(set, gl_parse_language(), &errs);
+    if (matcher) status = cmd_check(cli, set, matcher);
+    print_diags(&errs);
+    gl_vec_free(&errs);
+    gl_match_free(matcher);
+  }
+  gl_rules_free(set);
+  return status;
+}
+
+int main(int argc, char **argv) {
+  gl_xalloc_install_library_hooks();
+  gl_cli cli;
+  gl_diag err = {0};
+  int status;
+  if (gl_cli_parse(&cli, argc, argv, &err) != 0) {
+    print_error(err.msg);
+    status = EXIT_ERROR;
+  } else {
+    status = run_command(&cli);
+  }
+  gl_cli_free(&cli);
+  return status;
+}

@@ -23,9 +23,13 @@ typedef enum gl_format {
 /* "full" -> GL_FORMAT_FULL ...; -1 for an unknown name. */
 int gl_report_format_parse(const char *name);
 
+/* The name of a format ("full" ...), or NULL for a value outside gl_format. */
+const char *gl_report_format_name(gl_format fmt);
+
 typedef struct gl_report_opts {
   bool color;                 /* ANSI colour (text formats only) */
   const char *tool_version;   /* "0.1.0" */
+  bool quiet;                 /* text formats: no summary line */
 } gl_report_opts;
 
 /* Writes run to out. Returns 0, or GL_EIO when writing failed. */
@@ -42,5 +46,9 @@ char *gl_report_uri(const char *path, const char *srcroot, bool *relative);
 /* Copies s, replacing control characters and terminal escapes with visible escapes (\x1b) and
  * invalid UTF-8 with U+FFFD, so text output can never drive the terminal. Caller frees. */
 char *gl_report_safe_text(const char *s, size_t len);
+
+/* `gpulint rules`: one line per rule (id, name, pack, default level, precision, enabled) or, with
+ * json, an array of objects with the same fields. Returns 0 or GL_EIO. (rulelist.c) */
+int gl_report_rules(FILE *out, bool json, const gl_ruleset *set);
 
 #endif

@@ -1,0 +1,262 @@
+/* cli.c: parses gpulint's command line (see cli.h and `gpulint --help`).
+ * Owns: the option table and value parsing. Not: printing or acting. Threads: main thread only. */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report.h"
+
+#define GL_DEFAULT_MAX_FILE_BYTES (4u << 20)
+#define GL_DEFAULT_PARSE_TIMEOUT_MS 5000
+
+typedef enum opt_id {
+  OPT_FORMAT, OPT_OUTPUT, OPT_SELECT, OPT_IGNORE, OPT_EXTEND_SELECT, OPT_FAIL_ON, OPT_EXIT_ZERO,
+  OPT_RULES, OPT_JOBS, OPT_EXCLUDE, OPT_MAX_FILE_SIZE, OPT_PARSE_TIMEOUT, OPT_NO_PREFILTER,
+  OPT_NO_GITIGNORE, OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION,
+} opt_id;
+
+typedef struct opt_def {
+  const char *long_name;
+  char short_name;
+  bool takes_value;
+  opt_id id;
+} opt_def;
+
+static const opt_def options[] = {
+    {"format", 0, true, OPT_FORMAT},         {"output-format", 0, true, OPT_FORMAT},
+    {"output", 'o', true, OPT_OUTPUT},       {"select", 0, true, OPT_SELECT},
+    {"ignore", 0, true, OPT_IGNORE},         {"extend-select", 0, true, OPT_EXTEND_SELECT},
+    {"fail-on", 0, true, OPT_FAIL_ON},       {"exit-zero", 0, false, OPT_EXIT_ZERO},
+    {"rules", 0, true, OPT_RULES},           {"jobs", 'j', true, OPT_JOBS},
+    {"exclude", 0, true, OPT_EXCLUDE},       {"max-file-size", 0, true, OPT_MAX_FILE_SIZE},
+    {"parse-timeout", 0, true, OPT_PARSE_TIMEOUT},
+    {"no-prefilter", 0, false, OPT_NO_PREFILTER},
+    {"no-respect-gitignore", 0, false, OPT_NO_GITIGNORE},
+    {"color", 0, true, OPT_COLOR},           {"quiet", 'q', false, OPT_QUIET},
+    {"help", 'h', false, OPT_HELP},          {"version", 'V', false, OPT_VERSION},
+};
+
+/* Appends the comma-separated, non-empty items of value to v. */
+static void push_list(gl_strvec *v, const char *value) {
+  const char *p = value;
+  while (*p) {
+    const char *comma = strchr(p, ',');
+    size_t len = comma ? (size_t)(comma - p) : strlen(p);
+    while (len && (*p == ' ')) p++, len--;
+    while (len && p[len - 1] == ' ') len--;
+    if (len) gl_vec_push(v, gl_xstrndup(p, len));
+    if (!comma) break;
+    p = comma + 1;
+  }
+}
+
+static int parse_uint(const char *name, const char *value, unsigned long long max,
+                      unsigned long long *out, gl_diag *err) {
+  char *end = NULL;
+  errno = 0;
+  unsigned long long n = strtoull(value, &end, 10);
+  unsigned long long mult = 1;
+  if (end && *end && end != value) {
+    if (strcmp(end, "K") == 0 || strcmp(end, "KiB") == 0) mult = 1024ull;
+    else if (strcmp(end, "M") == 0 || strcmp(end, "MiB") == 0) mult = 1024ull * 1024;
+    else if (strcmp(end, "G") == 0 || strcmp(end, "GiB") == 0) mult = 1024ull * 1024 * 1024;
+    else end = NULL;
+  }
+  if (errno || !end || end == value || value[0] == '-' || n > max / mult) {
+    gl_diag_set(err, NULL, 0, 0, "option '--%s' needs a number up to %llu, got '%s'", name, max, value);
+    return GL_EINVAL;
+  }
+  *out = n * mult;
+  return 0;
+}
+
+static int apply_value(gl_cli *cli, const opt_def *o, const char *v, gl_diag *err) {
+  unsigned long long n = 0;
+  switch (o->id) {
+    case OPT_FORMAT:
+      cli->format = gl_report_format_parse(v);
+      if (cli->format < 0) {
+        gl_diag_set(err, NULL, 0, 0,
+                    "unknown output format '%s' (expected full, concise, json, sarif, github or gcc)", v);
+        return GL_EINVAL;
+      }
+      return 0;
+    case OPT_OUTPUT: free(cli->output); cli->output = gl_xstrdup(v); return 0;
+    case OPT_SELECT: cli->has_select = true; push_list(&cli->select, v); return 0;
+    case OPT_IGNORE: push_list(&cli->ignore, v); return 0;
+    case OPT_EXTEND_SELECT: push_list(&cli->extend_select, v); return 0;
+    case OPT_RULES: gl_vec_push(&cli->rules_dirs, gl_xstrdup(v)); return 0;
+    case OPT_EXCLUDE: push_list(&cli->excludes, v); return 0;
+    case OPT_FAIL_ON: {
+      int level = gl_level_parse(v);
+      if (level < GL_LEVEL_NOTE) {
+        gl_diag_set(err, NULL, 0, 0, "option '--fail-on' takes error, warning or note, got '%s'", v);
+        return GL_EINVAL;
+      }
+      cli->fail_on = (gl_level)level;
+      return 0;
+    }
+    case OPT_JOBS:
+      if (parse_uint(o->long_name, v, 256, &n, err)) return GL_EINVAL;
+      cli->jobs = (unsigned)n;
+      return 0;
+    case OPT_MAX_FILE_SIZE:
+      if (parse_uint(o->long_name, v, 1ull << 32, &n, err)) return GL_EINVAL;
+      cli->max_file_bytes = (size_t)n;
+      return 0;
+    case OPT_PARSE_TIMEOUT:
+      if (parse_uint(o->long_name, v, 3600000, &n, err)) return GL_EINVAL;
+      cli->parse_timeout_ms = (uint32_t)n;
+      return 0;
+    case OPT_COLOR:
+      if (strcmp(v, "auto") == 0) cli->color = GL_COLOR_AUTO;
+      else if (strcmp(v, "always") == 0) cli->color = GL_COLOR_ALWAYS;
+      else if (strcmp(v, "never") == 0) cli->color = GL_COLOR_NEVER;
+      else {
+        gl_diag_set(err, NULL, 0, 0, "option '--color' takes auto, always or never, got '%s'", v);
+        return GL_EINVAL;
+      }
+      return 0;
+    default: return 0;
+  }
+}
+
+static void apply_flag(gl_cli *cli, opt_id id) {
+  switch (id) {
+    case OPT_EXIT_ZERO: cli->exit_zero = true; break;
+    case OPT_NO_PREFILTER: cli->prefilter = false; break;
+    case OPT_NO_GITIGNORE: cli->respect_gitignore = false; break;
+    case OPT_QUIET: cli->quiet = true; break;
+    case OPT_HELP: cli->cmd = GL_CMD_HELP; break;
+    case OPT_VERSION: if (cli->cmd != GL_CMD_HELP) cli->cmd = GL_CMD_VERSION; break;
+    default: break;
+  }
+}
+
+static const opt_def *find_long(const char *name, size_t len) {
+  for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+    if (strlen(options[i].long_name) == len && strncmp(options[i].long_name, name, len) == 0)
+      return &options[i];
+  return NULL;
+}
+
+static const opt_def *find_short(char c) {
+  for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++)
+    if (options[i].short_name == c) return &options[i];
+  return NULL;
+}
+
+/* Handles argv[*i], an option; may consume the next argument as its value. */
+static int parse_option(gl_cli *cli, int argc, char **argv, int *i, gl_diag *err) {
+  const char *arg = argv[*i];
+  const opt_def *o = NULL;
+  const char *value = NULL;
+  if (arg[1] == '-') {
+    const char *name = arg + 2;
+    const char *eq = strchr(name, '=');
+    o = find_long(name, eq ? (size_t)(eq - name) : strlen(name));
+    if (eq) value = eq + 1;
+  } else {
+    o = arg[2] == '\0' ? find_short(arg[1]) : NULL;
+  }
+  if (!o) {
+    gl_diag_set(err, NULL, 0, 0, "unknown option '%s' (see gpulint --help)", arg);
+    return GL_EINVAL;
+  }
+  if (!o->takes_value) {
+    if (value) {
+      gl_diag_set(err, NULL, 0, 0, "option '--%s' takes no value", o->long_name);
+      return GL_EINVAL;
+    }
+    apply_flag(cli, o->id);
+    return 0;
+  }
+  if (!value) {
+    if (*i + 1 >= argc) {
+      gl_diag_set(err, NULL, 0, 0, "option '--%s' needs a value", o->long_name);
+      return GL_EINVAL;
+    }
+    value = argv[++*i];
+  }
+  return apply_value(cli, o, value, err);
+}
+
+static void set_defaults(gl_cli *cli) {
+  memset(cli, 0, sizeof(*cli));
+  cli->cmd = GL_CMD_CHECK;
+  cli->format = -1;
+  cli->fail_on = GL_LEVEL_WARNING;
+  cli->max_file_bytes = GL_DEFAULT_MAX_FILE_BYTES;
+  cli->parse_timeout_ms = GL_DEFAULT_PARSE_TIMEOUT_MS;
+  cli->prefilter = true;
+  cli->respect_gitignore = true;
+  cli->color = GL_COLOR_AUTO;
+}
+
+/* The first positional argument may name a subcommand. */
+static bool take_subcommand(gl_cli *cli, const char *arg) {
+  if (strcmp(arg, "check") == 0) return true;
+  if (strcmp(arg, "rules") == 0) { cli->cmd = GL_CMD_RULES; return true; }
+  if (strcmp(arg, "rule") == 0) { cli->cmd = GL_CMD_RULE; return true; }
+  if (strcmp(arg, "help") == 0) { cli->cmd = GL_CMD_HELP; return true; }
+  if (strcmp(arg, "version") == 0) { cli->cmd = GL_CMD_VERSION; return true; }
+  return false;
+}
+
+static int check_positionals(gl_cli *cli, gl_diag *err) {
+  if (cli->cmd == GL_CMD_RULE) {
+    if (cli->paths.len != 1) {
+      gl_diag_set(err, NULL, 0, 0, "'gpulint rule' takes exactly one rule id or name");
+      return GL_EINVAL;
+    }
+    cli->rule_id = cli->paths.data[0];
+    cli->paths.len = 0;
+  } else if (cli->cmd == GL_CMD_RULES && cli->paths.len) {
+    gl_diag_set(err, NULL, 0, 0, "'gpulint rules' takes no paths");
+    return GL_EINVAL;
+  }
+  return 0;
+}
+
+int gl_cli_parse(gl_cli *cli, int argc, char **argv, gl_diag *err) {
+  set_defaults(cli);
+  bool only_paths = false, first_positional = true;
+  for (int i = 1; i < argc; i++) {
+    const char *arg = argv[i];
+    if (!only_paths && strcmp(arg, "--") == 0) {
+      only_paths = true;
+      continue;
+    }
+    if (!only_paths && arg[0] == '-' && arg[1] != '\0') {
+      if (parse_option(cli, argc, argv, &i, err)) return GL_EINVAL;
+      continue;
+    }
+    if (first_positional && !only_paths && take_subcommand(cli, arg)) {
+      first_positional = false;
+      continue;
+    }
+    first_positional = false;
+    gl_vec_push(&cli->paths, gl_xstrdup(arg));
+  }
+  return check_positionals(cli, err);
+}
+
+static void free_strvec(gl_strvec *v) {
+  for (size_t i = 0; i < v->len; i++) free(v->data[i]);
+  gl_vec_free(v);
+}
+
+void gl_cli_free(gl_cli *cli) {
+  if (!cli) return;
+  free_strvec(&cli->paths);
+  free_strvec(&cli->select);
+  free_strvec(&cli->extend_select);
+  free_strvec(&cli->ignore);
+  free_strvec(&cli->rules_dirs);
+  free_strvec(&cli->excludes);
+  free(cli->output);
+  free(cli->rule_id);
+  cli->output = cli->rule_id = NULL;
+}

@@ -1,0 +1,46 @@
+/* cli.h: the command line of gpulint, parsed into options.
+ * Owns: the option table, `--opt value` / `--opt=value` forms, comma-separated lists, number and
+ *       size parsing, subcommands (`check` (default), `rule ID`, `rules`, `help`, `version`).
+ * Not: printing (main.c prints the help text and errors), acting on the options.
+ * Threads: main thread only. */
+#ifndef GL_CLI_H
+#define GL_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "diag.h"
+#include "rules.h"
+#include "vec.h"
+
+typedef enum gl_cmd { GL_CMD_CHECK, GL_CMD_RULE, GL_CMD_RULES, GL_CMD_HELP, GL_CMD_VERSION } gl_cmd;
+typedef enum gl_color { GL_COLOR_AUTO, GL_COLOR_ALWAYS, GL_COLOR_NEVER } gl_color;
+
+typedef gl_vec(char *) gl_strvec;
+
+typedef struct gl_cli {
+  gl_cmd cmd;
+  gl_strvec paths;           /* owned copies */
+  int format;                /* gl_format, or -1 for the command's default */
+  char *output;              /* NULL or "-" = stdout */
+  bool has_select;           /* --select given (even empty) */
+  gl_strvec select, extend_select, ignore, rules_dirs, excludes;
+  gl_level fail_on;          /* default warning */
+  bool exit_zero;
+  unsigned jobs;             /* 0 = online cores */
+  size_t max_file_bytes;
+  uint32_t parse_timeout_ms;
+  bool prefilter;
+  bool respect_gitignore;
+  bool quiet;                /* no summary line, no notifications on stderr */
+  gl_color color;
+  char *rule_id;             /* `gpulint rule ID` */
+} gl_cli;
+
+/* Parses argv into cli (defaults first). Returns 0, or GL_EINVAL with err saying what is wrong
+ * ("unknown option '--foo'", "option '--jobs' needs a number, got 'x'"). cli must be freed with
+ * gl_cli_free either way. */
+int gl_cli_parse(gl_cli *cli, int argc, char **argv, gl_diag *err);
+void gl_cli_free(gl_cli *cli);
+
+#endif

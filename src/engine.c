@@ -1,0 +1,231 @@
+/* engine.c: lints files on a pool of worker threads, one file per task.
+ * Owns: the per-file pipeline (load -> prefilter -> parse -> model -> match -> suppress -> frames
+ *       and line hashes), the notifications for files skipped or cut short, the worker pool (each
+ *       worker owns its parser and query cursor, reused across files) and the limit on how many
+ *       large files are parsed at once.
+ * Not: choosing files, printing, exit status.
+ * Threads: workers share only the frozen ruleset, matcher and prefilter, an atomic task index, and
+ *          the large-file gate (mutex + condition variable). Each writes only its own result slot. */
+#include "engine.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "load.h"
+#include "model.h"
+#include "parse.h"
+#include "prefilter.h"
+#include "report/report.h"
+#include "suppress.h"
+
+#define GL_LARGE_FILE_BYTES (1u << 20)   /* files above this are parsed at most GL_MAX_LARGE at once */
+#define GL_MAX_LARGE 2
+#define GL_MAX_TREE_DEPTH 20000          /* the query engine's depth counters are 16-bit */
+#define GL_SNIPPET_MAX_LINES 5
+
+typedef struct gate {
+  pthread_mutex_t lock;
+  pthread_cond_t free;
+  int in_use;
+} gate;
+
+typedef struct shared {
+  const gl_walk_file *files;
+  size_t nfiles;
+  const gl_ruleset *set;
+  const gl_matcher *matcher;
+  const gl_prefilter *prefilter;
+  const gl_engine_opts *opts;
+  gl_file_result *results;
+  atomic_size_t next;
+  gate large;
+} shared;
+
+typedef struct worker {
+  shared *sh;
+  gl_parser *parser;
+  gl_match_ctx *mctx;
+} worker;
+
+static void gate_enter(gate *g) {
+  pthread_mutex_lock(&g->lock);
+  while (g->in_use >= GL_MAX_LARGE) pthread_cond_wait(&g->free, &g->lock);
+  g->in_use++;
+  pthread_mutex_unlock(&g->lock);
+}
+
+static void gate_leave(gate *g) {
+  pthread_mutex_lock(&g->lock);
+  g->in_use--;
+  pthread_cond_signal(&g->free);
+  pthread_mutex_unlock(&g->lock);
+}
+
+/* Copies the finding's lines (at most GL_SNIPPET_MAX_LINES) for code frames. */
+static char *snippet_of(const gl_source *src, const gl_region *r) {
+  uint32_t last = r->end_line;
+  if (last < r->start_line) last = r->start_line;
+  if (last - r->start_line >= GL_SNIPPET_MAX_LINES) last = r->start_line + GL_SNIPPET_MAX_LINES - 1;
+  size_t first_len = 0, last_len = 0;
+  const char *first = gl_load_line(src, r->start_line, &first_len);
+  const char *end = gl_load_line(src, last, &last_len) + last_len;
+  return gl_xstrndup(first, (size_t)(end - first));
+}
+
+static void add_frames_and_hashes(const gl_source *src, gl_file_result *out) {
+  if (!out->findings.len) return;
+  size_t nhashes = 0;
+  const char *text = src->bytes + src->bom_len;
+  char **hashes = gl_report_line_hashes(text, src->len - src->bom_len, &nhashes);
+  for (size_t i = 0; i < out->findings.len; i++) {
+    gl_finding *f = &out->findings.data[i];
+    f->snippet = snippet_of(src, &f->region);
+    uint32_t line = f->region.start_line;
+    if (line >= 1 && line <= nhashes) f->line_hash = gl_xstrdup(hashes[line - 1]);
+  }
+  for (size_t i = 0; i < nhashes; i++) free(hashes[i]);
+  free(hashes);
+}
+
+static void note_syntax_error(const gl_source *src, const TSTree *tree, gl_file_result *out) {
+  uint32_t byte = 0;
+  const char *what = NULL;
+  if (!gl_parse_first_error(tree, &byte, &what)) return;
+  gl_pos pos = gl_load_position(src, byte);
+  gl_file_result_note(out, GL_NOTE_SYNTAX_ERROR, GL_LEVEL_WARNING, pos.line, pos.col,
+                      "syntax error: %s (the recovered tree was linted)", what ? what : "invalid syntax");
+}
+
+/* Parses, models and matches one loaded source into out. */
+static void lint_source(worker *w, const gl_source *src, gl_file_result *out) {
+  shared *sh = w->sh;
+  out->linted = true;
+  if (sh->opts->prefilter && !gl_prefilter_wants(sh->prefilter, src->bytes, src->len)) return;
+  bool large = src->len > GL_LARGE_FILE_BYTES;
+  if (large) gate_enter(&sh->large);
+  gl_diag err = {0};
+  TSTree *tree = gl_parse_source(w->parser, src, &err);
+  if (large) gate_leave(&sh->large);
+  if (!tree) {
+    out->linted = false;
+    gl_file_result_note(out, GL_NOTE_SKIPPED, GL_LEVEL_ERROR, 0, 0, "not linted: %s", err.msg);
+    return;
+  }
+  note_syntax_error(src, tree, out);
+  gl_model *model = gl_model_build(src, tree);
+  uint32_t depth = gl_model_max_depth(model);
+  if (depth > GL_MAX_TREE_DEPTH) {
+    out->linted = false;
+    gl_file_result_note(out, GL_NOTE_SKIPPED, GL_LEVEL_ERROR, 0, 0,
+                        "not linted: syntax tree is %u levels deep, over the limit of %u", depth,
+                        GL_MAX_TREE_DEPTH);
+  } else {
+    gl_match_run(w->mctx, src, tree, model, out);
+    gl_suppress_apply(src, model, out);
+    add_frames_and_hashes(src, out);
+  }
+  gl_model_free(model);
+  ts_tree_delete(tree);
+}
+
+static void lint_path(worker *w, const gl_walk_file *file, gl_file_result *out) {
+  out->path = gl_xstrdup(file->path);
+  gl_source src = {0};
+  gl_diag err = {0};
+  if (gl_load_file(&src, file->path, w->sh->opts->max_file_bytes, &err) != 0) {
+    gl_file_result_note(out, GL_NOTE_SKIPPED, GL_LEVEL_ERROR, 0, 0, "not linted: %s", err.msg);
+    gl_source_free(&src);
+    return;
+  }
+  lint_source(w, &src, out);
+  gl_source_free(&src);
+}
+
+static void worker_init(worker *w, shared *sh) {
+  w->sh = sh;
+  w->parser = gl_parse_new(sh->opts->parse_timeout_ms, GL_MAX_TREE_DEPTH);
+  w->mctx = gl_match_ctx_new(sh->matcher, sh->opts->match_limit);
+}
+
+static void worker_fini(worker *w) {
+  gl_match_ctx_free(w->mctx);
+  gl_parse_free(w->parser);
+}
+
+static void *worker_main(void *arg) {
+  worker *w = arg;
+  shared *sh = w->sh;
+  for (;;) {
+    size_t i = atomic_fetch_add(&sh->next, 1);
+    if (i >= sh->nfiles) break;
+    lint_path(w, &sh->files[i], &sh->results[i]);
+  }
+  return NULL;
+}
+
+static unsigned choose_jobs(const gl_engine_opts *opts, size_t nfiles) {
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  unsigned jobs = opts->jobs ? opts->jobs : (unsigned)(cores > 0 ? cores : 1);
+  if (jobs > nfiles) jobs = (unsigned)(nfiles ? nfiles : 1);
+  if (jobs > 256) jobs = 256;
+  return jobs;
+}
+
+void gl_engine_run(const gl_walk_file *files, size_t nfiles, const gl_ruleset *set,
+                   const gl_matcher *matcher, const gl_engine_opts *opts, gl_run *run) {
+  shared sh = {.files = files, .nfiles = nfiles, .set = set, .matcher = matcher, .opts = opts};
+  gl_prefilter *prefilter = gl_prefilter_new(set);
+  sh.prefilter = prefilter;
+  sh.results = gl_xcalloc(nfiles ? nfiles : 1, sizeof(gl_file_result));
+  atomic_init(&sh.next, 0);
+  pthread_mutex_init(&sh.large.lock, NULL);
+  pthread_cond_init(&sh.large.free, NULL);
+
+  unsigned jobs = choose_jobs(opts, nfiles);
+  worker *workers = gl_xcalloc(jobs, sizeof(worker));
+  pthread_t *threads = gl_xcalloc(jobs, sizeof(pthread_t));
+  unsigned started = 0;
+  for (unsigned i = 0; i < jobs; i++) {
+    worker_init(&workers[i], &sh);
+    if (i == 0) continue; /* the calling thread is worker 0 */
+    if (pthread_create(&threads[i], NULL, worker_main, &workers[i]) != 0) break;
+    started = i;
+  }
+  worker_main(&workers[0]);
+  for (unsigned i = 1; i <= started; i++) pthread_join(threads[i], NULL);
+  for (unsigned i = 0; i < jobs; i++) worker_fini(&workers[i]);
+  free(workers);
+  free(threads);
+
+  for (size_t i = 0; i < nfiles; i++) gl_vec_push(&run->files, sh.results[i]);
+  free(sh.results);
+  pthread_cond_destroy(&sh.large.free);
+  pthread_mutex_destroy(&sh.large.lock);
+  gl_prefilter_free(prefilter);
+  run->rules = set;
+  gl_run_sort(run);
+}
+
+void gl_engine_lint_buffer(const char *path, const char *bytes, size_t len, const gl_ruleset *set,
+                           const gl_matcher *matcher, const gl_engine_opts *opts,
+                           gl_file_result *out) {
+  shared sh = {.set = set, .matcher = matcher, .opts = opts};
+  gl_prefilter *prefilter = gl_prefilter_new(set);
+  sh.prefilter = prefilter;
+  pthread_mutex_init(&sh.large.lock, NULL);
+  pthread_cond_init(&sh.large.free, NULL);
+  worker w;
+  worker_init(&w, &sh);
+  gl_source src = {0};
+  gl_load_buffer(&src, path, bytes, len);
+  out->path = gl_xstrdup(path);
+  lint_source(&w, &src, out);
+  gl_source_free(&src);
+  worker_fini(&w);
+  pthread_cond_destroy(&sh.large.free);
+  pthread_mutex_destroy(&sh.large.lock);
+  gl_prefilter_free(prefilter);
+}
