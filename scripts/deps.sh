@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# scripts/deps.sh: installs what building and testing gpulint needs on a Debian 12 machine:
+# compilers and libraries from Debian, and the SARIF validator (the Microsoft SARIF multitool) from
+# the npm registry into .tools/ (ignored by git). Safe to run again; skips what is already there.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+pkgs=(cmake gcc g++ make pkg-config git nodejs npm libcjson-dev libpcre2-dev libcmocka-dev
+      libgit2-dev python3 python3-jsonschema)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+if [ "${GL_NO_SARIF_TOOLS:-0}" != 1 ] && [ ! -x .tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool ]; then
+  mkdir -p .tools
+  npm install --silent --no-audit --no-fund --prefix .tools @microsoft/sarif-multitool@5.7.0 >/dev/null
+fi
+echo "deps: ok"

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# validate.sh GPULINT REPO: runs gpulint --format sarif over the bundled examples and the rule
+# fixtures (many files, findings, suppressions, a syntax-error notification), then validates the
+# log with the SARIF multitool (errors AND warnings of rule kinds Sarif and Gh count) and with the
+# SARIF 2.1.0 JSON schema shipped in the multitool package. Exit 77 = validator missing (skip).
+set -u
+gpulint=$1; repo=$2
+tool=${GL_SARIF_MULTITOOL:-$repo/.tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool}
+if [ ! -x "$tool" ]; then echo "SKIP: SARIF multitool not installed (run scripts/deps.sh)"; exit 77; fi
+schema=$(dirname "$tool")/sarif-2.1.0.json
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# Input: a copy of the examples and fixtures plus a file with a syntax error and a noqa.
+mkdir -p "$tmp/src"
+cp -r "$repo/examples" "$repo/tests/rules/fixtures" "$tmp/src/"
+printf 'import cuspatial  # noqa: GPU102\nimport cuxfilter\ndef broken(:\n    pass\n' >"$tmp/src/mixed.py"
+(cd "$tmp/src" && git init -q . && "$gpulint" --select ALL --format sarif -o "$tmp/run.sarif" . )
+rc=$?
+if [ $rc -ne 1 ]; then echo "FAIL: gpulint exited $rc, expected 1 (findings)"; exit 1; fi
+
+"$tool" export-validation-config "$tmp/config.xml" >/dev/null
+for gh in GH1001 GH1002 GH1003 GH1004 GH1005 GH1006 GH1007; do
+  sed -i "/Key=\"$gh\./,/<\/Properties>/ s/Value=\"Default\"/Value=\"Error\"/" "$tmp/config.xml"
+done
+"$tool" validate "$tmp/run.sarif" --rule-kind "Sarif;Gh" -c "$tmp/config.xml" -o "$tmp/validation.sarif" \
+  >"$tmp/validate.out" 2>&1
+PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
+"$PY3" - "$tmp/validation.sarif" "$tmp/run.sarif" "$schema" <<'PY'
+import json, sys
+log = json.load(open(sys.argv[1]))
+problems = []
+for run in log.get("runs", []):
+    for r in run.get("results", []):
+        if r.get("level", "warning") in ("error", "warning"):
+            problems.append("%s %s: %s" % (r.get("ruleId"), r.get("level", "warning"),
+                                          r.get("message", {}).get("text", r.get("message"))))
+    for inv in run.get("invocations", []):
+        for n in inv.get("toolExecutionNotifications", []) + inv.get("toolConfigurationNotifications", []):
+            if n.get("level") == "error":
+                problems.append("tool error: %s" % n.get("message", {}).get("text"))
+sarif = json.load(open(sys.argv[2]))
+results = sum(len(r.get("results", [])) for r in sarif["runs"])
+print("multitool: %d results checked, %d problems" % (results, len(problems)))
+for p in problems:
+    print("  " + p)
+try:
+    import jsonschema
+    schema = json.load(open(sys.argv[3]))
+    validator = jsonschema.Draft202012Validator(schema)
+    errors = sorted(validator.iter_errors(sarif), key=lambda e: list(e.path))
+    print("json schema: %d errors" % len(errors))
+    for e in errors[:20]:
+        print("  /%s: %s" % ("/".join(map(str, e.path)), e.message))
+except ImportError:
+    print("json schema: python3-jsonschema missing")
+    errors = [1]
+if results == 0:
+    print("no results in the run: nothing was validated")
+sys.exit(1 if problems or errors or results == 0 else 0)
+PY

@@ -1,0 +1,110 @@
+/* test_cli.c: command-line parsing: subcommands, option forms, lists, numbers and errors. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cli.h"
+#include "report/report.h"
+
+#define PARSE(cli, err, ...)                                                   \
+  ({                                                                         \
+    char *argv_[] = {"gpulint", __VA_ARGS__, NULL};                          \
+    gl_cli_parse((cli), (int)(sizeof(argv_) / sizeof(argv_[0])) - 1, argv_, (err)); \
+  })
+
+static void test_defaults(void **state) {
+  gl_cli cli;
+  gl_diag err = {0};
+  char *argv[] = {"gpulint", NULL};
+  assert_int_equal(gl_cli_parse(&cli, 1, argv, &err), 0);
+  assert_int_equal(cli.cmd, GL_CMD_CHECK);
+  assert_int_equal(cli.paths.len, 0);
+  assert_int_equal(cli.fail_on, GL_LEVEL_WARNING);
+  assert_int_equal(cli.max_file_bytes, 4u << 20);
+  assert_true(cli.prefilter);
+  assert_true(cli.respect_gitignore);
+  assert_int_equal(cli.format, -1);
+  gl_cli_free(&cli);
+}
+
+static void test_options(void **state) {
+  gl_cli cli;
+  gl_diag err = {0};
+  assert_int_equal(PARSE(&cli, &err, "--format=sarif", "-o", "out.sarif", "--select", "GPU1,GPU201",
+                         "--select=legacy", "--ignore", "GPU102", "--fail-on", "error", "-j", "3",
+                         "--max-file-size", "8M", "--exit-zero", "src", "--", "-weird.py"),
+                   0);
+  assert_int_equal(cli.format, GL_FORMAT_SARIF);
+  assert_string_equal(cli.output, "out.sarif");
+  assert_true(cli.has_select);
+  assert_int_equal(cli.select.len, 3);
+  assert_string_equal(cli.select.data[1], "GPU201");
+  assert_string_equal(cli.select.data[2], "legacy");
+  assert_string_equal(cli.ignore.data[0], "GPU102");
+  assert_int_equal(cli.fail_on, GL_LEVEL_ERROR);
+  assert_int_equal(cli.jobs, 3);
+  assert_int_equal(cli.max_file_bytes, 8u << 20);
+  assert_true(cli.exit_zero);
+  assert_int_equal(cli.paths.len, 2);
+  assert_string_equal(cli.paths.data[0], "src");
+  assert_string_equal(cli.paths.data[1], "-weird.py");
+  gl_cli_free(&cli);
+}
+
+static void test_subcommands(void **state) {
+  gl_cli cli;
+  gl_diag err = {0};
+  assert_int_equal(PARSE(&cli, &err, "rule", "GPU101"), 0);
+  assert_int_equal(cli.cmd, GL_CMD_RULE);
+  assert_string_equal(cli.rule_id, "GPU101");
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "rules", "--format", "json"), 0);
+  assert_int_equal(cli.cmd, GL_CMD_RULES);
+  assert_int_equal(cli.format, GL_FORMAT_JSON);
+  gl_cli_free(&cli);
+  /* only the first positional argument can be a subcommand */
+  assert_int_equal(PARSE(&cli, &err, "src", "rules"), 0);
+  assert_int_equal(cli.cmd, GL_CMD_CHECK);
+  assert_int_equal(cli.paths.len, 2);
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--", "rules"), 0);
+  assert_int_equal(cli.cmd, GL_CMD_CHECK);
+  gl_cli_free(&cli);
+}
+
+static void test_errors(void **state) {
+  gl_cli cli;
+  gl_diag err = {0};
+  assert_int_equal(PARSE(&cli, &err, "--frobnicate"), GL_EINVAL);
+  assert_string_equal(err.msg, "unknown option '--frobnicate' (see gpulint --help)");
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--jobs", "many"), GL_EINVAL);
+  assert_string_equal(err.msg, "option '--jobs' needs a number up to 256, got 'many'");
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--format", "xml"), GL_EINVAL);
+  assert_non_null(strstr(err.msg, "unknown output format 'xml'"));
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--fail-on", "fatal"), GL_EINVAL);
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--output"), GL_EINVAL);
+  assert_string_equal(err.msg, "option '--output' needs a value");
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--exit-zero=1"), GL_EINVAL);
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "rule"), GL_EINVAL);
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--max-file-size", "-1"), GL_EINVAL);
+  gl_cli_free(&cli);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_defaults),
+      cmocka_unit_test(test_options),
+      cmocka_unit_test(test_subcommands),
+      cmocka_unit_test(test_errors),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
