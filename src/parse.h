@@ -16,15 +16,34 @@ typedef struct gl_parser gl_parser;
 /* The tree-sitter-python language (static, shared). */
 const TSLanguage *gl_parse_language(void);
 
-/* timeout_ms: 0 = no limit; max_depth: 0 = default. */
+/* Default tree-depth limit: far above any tree of code CPython accepts (its parser stops at 200
+ * nested parentheses and a C stack of 6,000 frames), far below the query engine's 16-bit depth
+ * counters (65,535). */
+#define GL_PARSE_DEFAULT_MAX_DEPTH 10000u
+
+/* timeout_ms: 0 = no limit; max_depth: 0 = GL_PARSE_DEFAULT_MAX_DEPTH. gl_parse_free(NULL) does
+ * nothing. */
 gl_parser *gl_parse_new(uint32_t timeout_ms, uint32_t max_depth);
 void gl_parse_free(gl_parser *p);
 
-/* Parses src. Returns the tree (caller deletes it with ts_tree_delete), or NULL with err filled
- * (timeout, too deep, tree not covering the file) and the parser ready for the next file. */
+/* The depth limit this parser was made with (default applied). gl_parse_source does not walk the
+ * tree; the engine compares this with gl_model_max_depth, which the model's one walk measures. */
+uint32_t gl_parse_max_depth(const gl_parser *p);
+
+/* Parses src (UTF-8). Returns the tree (caller deletes it with ts_tree_delete), or NULL with err
+ * filled (no line/column) and the parser ready for the next file:
+ * "parse time limit of N ms exceeded" (parser reset), "syntax tree covers only N of M bytes" (the
+ * root ends before the last non-whitespace byte). A tree with syntax errors is returned. */
 TSTree *gl_parse_source(gl_parser *p, const gl_source *src, gl_diag *err);
 
-/* First syntax error (ERROR or MISSING node) in tree, or false when there is none. */
+/* The coverage check gl_parse_source applies: true when tree's root reaches the last
+ * non-whitespace byte of src (runtime 0.20.7 returned an empty tree for 65,534 comment lines
+ * followed by code). *covered_out receives the root's end byte. */
+bool gl_parse_covers(const TSTree *tree, const gl_source *src, uint32_t *covered_out);
+
+/* First syntax error (ERROR or MISSING node, in document order) in tree, or false when there is
+ * none. *byte_out: its start byte; *what_out: a static phrase, "unexpected input" for an ERROR
+ * node, "missing ')'" (or "missing identifier", ..., "missing token") for a MISSING one. */
 bool gl_parse_first_error(const TSTree *tree, uint32_t *byte_out, const char **what_out);
 
 #endif

@@ -1,0 +1,170 @@
+/* parse.c: source bytes -> tree-sitter tree, bounded in time, checked for coverage.
+ * Owns: the TSParser of one worker, the monotonic parse deadline (progress callback), the reset
+ *       after a cancelled parse, the post-parse coverage check and the first-syntax-error lookup.
+ * Not: the depth guard itself (the model measures depth in its one walk; the engine compares
+ *      gl_model_max_depth with gl_parse_max_depth), reading files, what names mean.
+ * Threads: a gl_parser belongs to one worker; the language and the phrase table are shared. */
+#include "parse.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "xalloc.h"
+
+const TSLanguage *tree_sitter_python(void);
+
+struct gl_parser {
+  TSParser *ts;
+  uint32_t timeout_ms;   /* 0 = no limit */
+  uint32_t max_depth;    /* the resolved limit, never 0 */
+};
+
+const TSLanguage *gl_parse_language(void) { return tree_sitter_python(); }
+
+gl_parser *gl_parse_new(uint32_t timeout_ms, uint32_t max_depth) {
+  gl_parser *p = gl_xcalloc(1, sizeof(*p));
+  p->ts = ts_parser_new();
+  ts_parser_set_language(p->ts, gl_parse_language());
+  p->timeout_ms = timeout_ms;
+  p->max_depth = max_depth ? max_depth : GL_PARSE_DEFAULT_MAX_DEPTH;
+  return p;
+}
+
+void gl_parse_free(gl_parser *p) {
+  if (!p) return;
+  ts_parser_delete(p->ts);
+  free(p);
+}
+
+uint32_t gl_parse_max_depth(const gl_parser *p) { return p->max_depth; }
+
+/* ---- the deadline ------------------------------------------------------------------------- */
+
+static struct timespec deadline_after(uint32_t ms) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  t.tv_sec += ms / 1000;
+  t.tv_nsec += (long)(ms % 1000) * 1000000L;
+  if (t.tv_nsec >= 1000000000L) {
+    t.tv_sec += 1;
+    t.tv_nsec -= 1000000000L;
+  }
+  return t;
+}
+
+/* Progress callback: true (cancel) once the deadline in the payload has passed. */
+static bool past_deadline(TSParseState *state) {
+  const struct timespec *end = state->payload;
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  if (now.tv_sec != end->tv_sec) return now.tv_sec > end->tv_sec;
+  return now.tv_nsec > end->tv_nsec;
+}
+
+/* TSInput reader over one contiguous buffer. */
+static const char *read_source(void *payload, uint32_t byte, TSPoint pos, uint32_t *bytes_read) {
+  const gl_source *src = payload;
+  if (byte >= src->len) {
+    *bytes_read = 0;
+    return "";
+  }
+  *bytes_read = (uint32_t)(src->len - byte);
+  return src->bytes + byte;
+}
+
+/* ---- coverage ----------------------------------------------------------------------------- */
+
+static bool is_trailing_space(char c) {
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
+
+bool gl_parse_covers(const TSTree *tree, const gl_source *src, uint32_t *end_out) {
+  size_t need = src->len;
+  while (need > 0 && is_trailing_space(src->bytes[need - 1])) need--;
+  *end_out = ts_node_end_byte(ts_tree_root_node(tree));
+  return *end_out >= need;
+}
+
+TSTree *gl_parse_source(gl_parser *p, const gl_source *src, gl_diag *err) {
+  if (src->len > UINT32_MAX - 1) {
+    gl_diag_set(err, src->path, 0, 0, "file of %zu bytes is too large to parse", src->len);
+    return NULL;
+  }
+  TSInput input = {.payload = (void *)src, .read = read_source, .encoding = TSInputEncodingUTF8};
+  struct timespec end = {0, 0};
+  TSParseOptions opts = {.payload = NULL, .progress_callback = NULL};
+  if (p->timeout_ms) {
+    end = deadline_after(p->timeout_ms);
+    opts.payload = &end;
+    opts.progress_callback = past_deadline;
+  }
+  TSTree *tree = ts_parser_parse_with_options(p->ts, NULL, input, opts);
+  if (!tree) {
+    ts_parser_reset(p->ts);
+    gl_diag_set(err, src->path, 0, 0, "parse time limit of %u ms exceeded", p->timeout_ms);
+    return NULL;
+  }
+  uint32_t covered;
+  if (!gl_parse_covers(tree, src, &covered)) {
+    ts_tree_delete(tree);
+    gl_diag_set(err, src->path, 0, 0, "syntax tree covers only %u of %zu bytes", covered, src->len);
+    return NULL;
+  }
+  return tree;
+}
+
+/* ---- first syntax error ------------------------------------------------------------------- */
+
+typedef struct token_phrase {
+  const char *type;
+  const char *missing;
+} token_phrase;
+
+/* Phrases for the tokens tree-sitter-python may insert as MISSING (static, shared). */
+static const token_phrase missing_phrases[] = {
+    {")", "missing ')'"},          {"]", "missing ']'"},
+    {"}", "missing '}'"},          {"(", "missing '('"},
+    {"[", "missing '['"},          {"{", "missing '{'"},
+    {":", "missing ':'"},          {",", "missing ','"},
+    {".", "missing '.'"},          {"=", "missing '='"},
+    {"->", "missing '->'"},        {"in", "missing 'in'"},
+    {"import", "missing 'import'"}, {"as", "missing 'as'"},
+    {"else", "missing 'else'"},    {"identifier", "missing identifier"},
+    {"string_end", "missing end of string"},
+    {"_newline", "missing end of line"},
+    {"_indent", "missing indented block"},
+    {"_dedent", "missing dedent"},
+};
+
+static const char *missing_phrase(TSNode node) {
+  const char *type = ts_node_type(node);
+  for (size_t i = 0; i < sizeof(missing_phrases) / sizeof(missing_phrases[0]); i++) {
+    if (strcmp(type, missing_phrases[i].type) == 0) return missing_phrases[i].missing;
+  }
+  return "missing token";
+}
+
+bool gl_parse_first_error(const TSTree *tree, uint32_t *byte_out, const char **what_out) {
+  TSNode root = ts_tree_root_node(tree);
+  if (!ts_node_has_error(root)) return false;
+  TSTreeCursor c = ts_tree_cursor_new(root);
+  bool found = false;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    if (ts_node_is_error(n) || ts_node_is_missing(n)) {
+      *byte_out = ts_node_start_byte(n);
+      *what_out = ts_node_is_missing(n) ? missing_phrase(n) : "unexpected input";
+      found = true;
+      break;
+    }
+    /* Descend only into subtrees that hold an error; otherwise move on in document order. */
+    if (ts_node_has_error(n) && ts_tree_cursor_goto_first_child(&c)) continue;
+    bool moved = false;
+    while (!(moved = ts_tree_cursor_goto_next_sibling(&c))) {
+      if (!ts_tree_cursor_goto_parent(&c)) break;
+    }
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return found;
+}
