@@ -1,0 +1,35 @@
+/* checks.c: the built-in flow checks table and the reporting helper every check uses.
+ * Owns: checks[] (one row per check: its name and function; a check's code lives in its own file
+ *       under src/checks/ and is declared here) and lookup by name.
+ * Not: deciding which rules run (match.c). No check exists yet: the table is empty until the
+ *      timing pack brings the first one, and a rule naming any check is a load error until then.
+ * Threads: the table is static const; gl_check_report writes only ctx->out. */
+#include "checks/checks.h"
+
+#include <string.h>
+
+#include "match.h"
+
+/* Sorted by name. The last row is a sentinel so the table may be empty. */
+static const gl_check checks[] = {
+    {NULL, NULL},
+};
+
+size_t gl_check_count(void) {
+  return sizeof(checks) / sizeof(checks[0]) - 1;
+}
+
+const gl_check *gl_check_find(const char *name) {
+  if (!name) return NULL;
+  for (const gl_check *c = checks; c->name; c++)
+    if (strcmp(c->name, name) == 0) return c;
+  return NULL;
+}
+
+void gl_check_report(const gl_check_ctx *ctx, TSNode node, const char *message) {
+  gl_finding *f = gl_vec_grow(&ctx->out->findings);
+  f->rule = ctx->rule;
+  f->level = ctx->rule->level;
+  f->region = gl_match_region(ctx->src, ts_node_start_byte(node), ts_node_end_byte(node));
+  f->message = gl_xstrdup(message ? message : ctx->rule->message);
+}

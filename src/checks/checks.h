@@ -1,0 +1,43 @@
+/* checks.h: the table of built-in flow checks, the C functions a rule names with "check" when a
+ * query cannot express its logic (timers, accelerator order).
+ * Owns: checks[] ({name, function}, looked up by name), the gl_check_ctx a check receives, and
+ *       gl_check_report, the one way a check adds a finding (same region and level rules as a
+ *       query finding).
+ * Not: selecting rules, deduplicating (match.c does it after each check), printing.
+ * Threads: the table is static and read-only; a gl_check_ctx belongs to one worker and one file. */
+#ifndef GL_CHECKS_H
+#define GL_CHECKS_H
+
+#include <tree_sitter/api.h>
+#include "load.h"
+#include "model.h"
+#include "result.h"
+#include "rules.h"
+
+/* What a check sees: everything borrowed, valid for the duration of the call only. */
+typedef struct gl_check_ctx {
+  const gl_rule *rule;     /* the rule naming this check (id, level, message template) */
+  const gl_source *src;    /* the file's bytes and line table */
+  const TSTree *tree;      /* its syntax tree */
+  const gl_model *model;   /* names and loops (may be NULL when the model could not be built) */
+  gl_file_result *out;     /* findings go here, through gl_check_report only */
+} gl_check_ctx;
+
+typedef void (*gl_check_fn)(const gl_check_ctx *ctx);
+
+typedef struct gl_check {
+  const char *name;        /* kebab-case, as written in a rule's "check" field */
+  gl_check_fn fn;
+} gl_check;
+
+/* The check called name, or NULL when there is none (a load error for the caller). */
+const gl_check *gl_check_find(const char *name);
+
+/* Number of built-in checks. */
+size_t gl_check_count(void);
+
+/* Appends a finding of ctx->rule at node: level = rule->level, region from the node's bytes
+ * (gl_match_region), message = a copy of message, or of rule->message when message is NULL. */
+void gl_check_report(const gl_check_ctx *ctx, TSNode node, const char *message);
+
+#endif
