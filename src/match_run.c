@@ -1,0 +1,204 @@
+/* match_run.c: running the matcher over one parsed file.
+ * Owns: the per-worker gl_match_ctx (query cursor with its match limit, PCRE2 match data, match
+ *       context with match / depth / heap limits and a JIT stack, the dedupe set), the one-pass
+ *       match loop, findings (region from @hit, message filled), deduplication of identical
+ *       (rule, start byte, end byte) findings within a file, the notifications for a match limit
+ *       or regex limit hit, and calling the built-in checks.
+ * Not: building the matcher (match.c), suppressions, snippets and line hashes (engine.c).
+ * Threads: a ctx belongs to one worker; the matcher is only read. */
+#include <string.h>
+
+#include "match_impl.h"
+
+#define DEFAULT_MATCH_LIMIT 4096u
+#define REGEX_MATCH_LIMIT 1000000u      /* pcre2_set_match_limit: backtracking steps */
+#define REGEX_DEPTH_LIMIT 10000u        /* pcre2_set_depth_limit: nested backtracking */
+#define REGEX_HEAP_LIMIT_KIB (16u * 1024u)  /* pcre2_set_heap_limit: 16 MiB (the default is 20 GB) */
+#define JIT_STACK_MIN (32u * 1024u)
+#define JIT_STACK_MAX (1024u * 1024u)
+
+typedef struct seen_slot {
+  const gl_rule *rule;
+  uint32_t start, end;
+  uint32_t gen;                 /* slot is in use when gen equals the ctx's current gen */
+} seen_slot;
+
+struct gl_match_ctx {
+  const gl_matcher *m;
+  TSQueryCursor *cursor;
+  pcre2_jit_stack *jit;
+  gl_pred_env env;
+  bool *regex_noted;            /* per query rule: regex limit already noted for this file */
+  seen_slot *seen;
+  size_t seen_cap, seen_used;
+  uint32_t gen;
+};
+
+gl_match_ctx *gl_match_ctx_new(const gl_matcher *m, uint32_t match_limit) {
+  gl_match_ctx *ctx = gl_xcalloc(1, sizeof(*ctx));
+  ctx->m = m;
+  ctx->cursor = ts_query_cursor_new();
+  ts_query_cursor_set_match_limit(ctx->cursor, match_limit ? match_limit : DEFAULT_MATCH_LIMIT);
+  ctx->env.md = pcre2_match_data_create(1, NULL);
+  ctx->env.mctx = pcre2_match_context_create(NULL);
+  if (!ctx->env.md || !ctx->env.mctx) gl_xmalloc((size_t)-1);   /* out of memory: exit 2 */
+  pcre2_set_match_limit(ctx->env.mctx, REGEX_MATCH_LIMIT);
+  pcre2_set_depth_limit(ctx->env.mctx, REGEX_DEPTH_LIMIT);
+  pcre2_set_heap_limit(ctx->env.mctx, REGEX_HEAP_LIMIT_KIB);
+  ctx->jit = pcre2_jit_stack_create(JIT_STACK_MIN, JIT_STACK_MAX, NULL);
+  if (ctx->jit) pcre2_jit_stack_assign(ctx->env.mctx, NULL, ctx->jit);
+  ctx->regex_noted = gl_xcalloc(m && m->rules.len ? m->rules.len : 1, sizeof(bool));
+  return ctx;
+}
+
+void gl_match_ctx_free(gl_match_ctx *ctx) {
+  if (!ctx) return;
+  ts_query_cursor_delete(ctx->cursor);
+  pcre2_match_data_free(ctx->env.md);
+  pcre2_match_context_free(ctx->env.mctx);
+  pcre2_jit_stack_free(ctx->jit);
+  free(ctx->regex_noted);
+  free(ctx->seen);
+  free(ctx);
+}
+
+gl_region gl_match_region(const gl_source *src, uint32_t start_byte, uint32_t end_byte) {
+  gl_pos a = gl_load_position(src, start_byte);
+  gl_pos b = gl_load_position(src, end_byte);
+  gl_region r = {0};
+  r.start_line = a.line;
+  r.start_col = a.col;
+  r.start_col_cp = a.col_cp;
+  r.end_line = b.line;
+  r.end_col = b.col;
+  r.end_col_cp = b.col_cp;
+  r.start_byte = start_byte;
+  r.end_byte = end_byte;
+  return r;
+}
+
+/* ---- dedupe: an open-addressing set of (rule, start, end), emptied per file by gen ---------- */
+
+static size_t seen_hash(const gl_rule *rule, uint32_t start, uint32_t end) {
+  uint64_t h = (uint64_t)(uintptr_t)rule * 0x9E3779B97F4A7C15ull;
+  h ^= ((uint64_t)start << 32 | end) * 0xC2B2AE3D27D4EB4Full;
+  return (size_t)(h ^ (h >> 29));
+}
+
+static void seen_grow(gl_match_ctx *ctx) {
+  seen_slot *old = ctx->seen;
+  size_t old_cap = ctx->seen_cap;
+  ctx->seen_cap = old_cap ? old_cap * 2 : 64;
+  ctx->seen = gl_xcalloc(ctx->seen_cap, sizeof(*ctx->seen));
+  for (size_t i = 0; i < old_cap; i++) {
+    if (old[i].gen != ctx->gen) continue;
+    size_t j = seen_hash(old[i].rule, old[i].start, old[i].end) & (ctx->seen_cap - 1);
+    while (ctx->seen[j].gen == ctx->gen) j = (j + 1) & (ctx->seen_cap - 1);
+    ctx->seen[j] = old[i];
+  }
+  free(old);
+}
+
+/* Adds (rule, start, end); false when it was already there. */
+static bool seen_add(gl_match_ctx *ctx, const gl_rule *rule, uint32_t start, uint32_t end) {
+  if ((ctx->seen_used + 1) * 2 > ctx->seen_cap) seen_grow(ctx);
+  size_t j = seen_hash(rule, start, end) & (ctx->seen_cap - 1);
+  for (; ctx->seen[j].gen == ctx->gen; j = (j + 1) & (ctx->seen_cap - 1)) {
+    const seen_slot *s = &ctx->seen[j];
+    if (s->rule == rule && s->start == start && s->end == end) return false;
+  }
+  ctx->seen[j] = (seen_slot){rule, start, end, ctx->gen};
+  ctx->seen_used++;
+  return true;
+}
+
+static void begin_file(gl_match_ctx *ctx, const gl_source *src, const gl_model *model) {
+  if (++ctx->gen == 0) {   /* wrapped: forget every old slot explicitly */
+    if (ctx->seen) memset(ctx->seen, 0, ctx->seen_cap * sizeof(*ctx->seen));
+    ctx->gen = 1;
+  }
+  ctx->seen_used = 0;
+  memset(ctx->regex_noted, 0, (ctx->m->rules.len ? ctx->m->rules.len : 1) * sizeof(bool));
+  ctx->env.src = src;
+  ctx->env.model = model;
+}
+
+/* ---- query findings ---------------------------------------------------------------------- */
+
+static const TSNode *hit_node(const TSQueryMatch *qm, uint32_t hit) {
+  for (uint16_t i = 0; i < qm->capture_count; i++)
+    if (qm->captures[i].index == hit) return &qm->captures[i].node;
+  return NULL;
+}
+
+static void note_regex_limit(gl_match_ctx *ctx, uint32_t rule, gl_file_result *out) {
+  if (ctx->regex_noted[rule]) return;
+  ctx->regex_noted[rule] = true;
+  gl_file_result_note(out, GL_NOTE_PARTIAL, GL_LEVEL_WARNING, 0, 0, "regex limit hit in rule %s",
+                      ctx->m->rules.data[rule].rule->id);
+}
+
+static void on_match(gl_match_ctx *ctx, const TSQueryMatch *qm, gl_file_result *out) {
+  const gl_matcher *m = ctx->m;
+  const gl_mpattern *p = &m->patterns.data[qm->pattern_index];
+  const gl_mrule *mr = &m->rules.data[p->rule];
+  if (!mr->rule->enabled) return;
+  ctx->env.regex_limit_hit = false;
+  bool pass = gl_preds_eval(p->preds, p->npreds, qm, &ctx->env);
+  if (ctx->env.regex_limit_hit) note_regex_limit(ctx, p->rule, out);
+  const TSNode *hit = pass ? hit_node(qm, m->hit) : NULL;
+  if (!hit) return;
+  uint32_t start = ts_node_start_byte(*hit), end = ts_node_end_byte(*hit);
+  if (!seen_add(ctx, mr->rule, start, end)) return;
+  gl_finding *f = gl_vec_grow(&out->findings);
+  f->rule = mr->rule;
+  f->level = mr->rule->level;
+  f->region = gl_match_region(ctx->env.src, start, end);
+  f->message = gl_msg_fill(&mr->msg, qm, ctx->env.src, ctx->env.model);
+}
+
+static void run_query(gl_match_ctx *ctx, const TSTree *tree, gl_file_result *out) {
+  ts_query_cursor_exec(ctx->cursor, ctx->m->query, ts_tree_root_node(tree));
+  TSQueryMatch qm;
+  while (ts_query_cursor_next_match(ctx->cursor, &qm)) on_match(ctx, &qm, out);
+  if (ts_query_cursor_did_exceed_match_limit(ctx->cursor))
+    gl_file_result_note(out, GL_NOTE_PARTIAL, GL_LEVEL_WARNING, 0, 0,
+                        "query match limit exceeded; some findings may be missing");
+}
+
+/* ---- checks -------------------------------------------------------------------------------- */
+
+/* Drops the findings from index `from` on that repeat an earlier one of this file. */
+static void dedupe_from(gl_match_ctx *ctx, gl_file_result *out, size_t from) {
+  size_t keep = from;
+  for (size_t i = from; i < out->findings.len; i++) {
+    gl_finding *f = &out->findings.data[i];
+    if (!seen_add(ctx, f->rule, f->region.start_byte, f->region.end_byte)) {
+      free(f->message);
+      free(f->snippet);
+      free(f->line_hash);
+      continue;
+    }
+    out->findings.data[keep++] = *f;
+  }
+  out->findings.len = keep;
+}
+
+static void run_checks(gl_match_ctx *ctx, const TSTree *tree, gl_file_result *out) {
+  for (size_t i = 0; i < ctx->m->checks.len; i++) {
+    const gl_mcheck *c = &ctx->m->checks.data[i];
+    if (!c->rule->enabled) continue;
+    gl_check_ctx cc = {c->rule, ctx->env.src, tree, ctx->env.model, out};
+    size_t before = out->findings.len;
+    c->fn(&cc);
+    dedupe_from(ctx, out, before);
+  }
+}
+
+void gl_match_run(gl_match_ctx *ctx, const gl_source *src, const TSTree *tree,
+                  const gl_model *model, gl_file_result *out) {
+  if (!ctx || !src || !tree || !out) return;
+  begin_file(ctx, src, model);
+  if (ctx->m->query) run_query(ctx, tree, out);
+  run_checks(ctx, tree, out);
+}

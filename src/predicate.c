@@ -1,0 +1,312 @@
+/* predicate.c: validating, compiling and evaluating the predicates of query patterns.
+ * Owns: the predicate table and argument shapes, PCRE2 compilation (+ JIT) of regex arguments,
+ *       rule-file positions of predicate errors, and the per-match evaluation.
+ * Not: pattern -> rule mapping, findings (match.c); the meaning of names (model.c).
+ * Threads: compile at start-up; eval from any worker with its own gl_pred_env. */
+#include "predicate.h"
+
+#include <string.h>
+
+typedef enum shape {
+  SHAPE_CAPTURE_STRING_OR_CAPTURE,   /* @a "s" | @a @b */
+  SHAPE_CAPTURE_REGEX,               /* @a "regex" */
+  SHAPE_CAPTURE_STRINGS,             /* @a "s" ... (one or more) */
+  SHAPE_CAPTURE,                     /* @a */
+} shape;
+
+typedef struct pred_def {
+  const char *name;   /* as tree-sitter reports it: without the leading '#' */
+  gl_pred_kind kind;
+  bool negated;
+  shape shape;
+} pred_def;
+
+static const pred_def pred_table[] = {
+    {"eq?", GL_PRED_EQ, false, SHAPE_CAPTURE_STRING_OR_CAPTURE},
+    {"not-eq?", GL_PRED_EQ, true, SHAPE_CAPTURE_STRING_OR_CAPTURE},
+    {"match?", GL_PRED_MATCH, false, SHAPE_CAPTURE_REGEX},
+    {"not-match?", GL_PRED_MATCH, true, SHAPE_CAPTURE_REGEX},
+    {"any-of?", GL_PRED_ANY_OF, false, SHAPE_CAPTURE_STRINGS},
+    {"not-any-of?", GL_PRED_ANY_OF, true, SHAPE_CAPTURE_STRINGS},
+    {"resolves-to?", GL_PRED_RESOLVES_TO, false, SHAPE_CAPTURE_STRINGS},
+    {"resolves-match?", GL_PRED_RESOLVES_MATCH, false, SHAPE_CAPTURE_REGEX},
+    {"in-loop?", GL_PRED_IN_LOOP, false, SHAPE_CAPTURE},
+};
+
+static const char *const shape_text[] = {
+    [SHAPE_CAPTURE_STRING_OR_CAPTURE] = "a capture, then a string or a capture",
+    [SHAPE_CAPTURE_REGEX] = "a capture, then one regex string",
+    [SHAPE_CAPTURE_STRINGS] = "a capture, then one or more strings",
+    [SHAPE_CAPTURE] = "exactly one capture",
+};
+
+static const pred_def *find_def(const char *name, uint32_t len) {
+  for (size_t i = 0; i < sizeof(pred_table) / sizeof(pred_table[0]); i++)
+    if (strlen(pred_table[i].name) == len && memcmp(pred_table[i].name, name, len) == 0)
+      return &pred_table[i];
+  return NULL;
+}
+
+/* ---- compiling ------------------------------------------------------------------------------ */
+
+/* Where errors of one pattern go: the combined text, the pattern's range, its rule. */
+typedef struct site {
+  const TSQuery *query;
+  uint32_t pattern;
+  const gl_qtext *qt;
+  const gl_qspan *sp;
+  uint32_t start, end;   /* the pattern's bytes in qt->text */
+  gl_diag_list *errs;
+} site;
+
+static gl_diag *error_at(const site *s, uint32_t combined_offset, uint32_t *line, uint32_t *col) {
+  uint32_t off = combined_offset > s->sp->start ? combined_offset - s->sp->start : 0;
+  gl_query_position(s->sp->rule, off, line, col);
+  return gl_diag_list_add(s->errs);
+}
+
+/* Offsets of predicate k (its '#') and of its argument arg. */
+static void locate(const site *s, size_t k, size_t arg, uint32_t *pred_off, uint32_t *arg_off) {
+  if (!gl_query_locate_predicate(s->qt->text, s->start, s->end, k, arg, pred_off, arg_off))
+    *pred_off = *arg_off = s->start;
+}
+
+static void shape_error(const site *s, size_t k, const char *name, uint32_t len, shape sh) {
+  uint32_t p, a, line, col;
+  locate(s, k, 0, &p, &a);
+  gl_diag *d = error_at(s, p, &line, &col);
+  gl_diag_set(d, s->sp->rule->path, line, col, "predicate '#%.*s' expects %s", (int)len, name,
+              shape_text[sh]);
+}
+
+static bool shape_ok(shape sh, const TSQueryPredicateStep *args, uint32_t nargs) {
+  if (nargs < 1 || args[0].type != TSQueryPredicateStepTypeCapture) return false;
+  switch (sh) {
+    case SHAPE_CAPTURE_STRING_OR_CAPTURE:
+      return nargs == 2;
+    case SHAPE_CAPTURE_REGEX:
+      return nargs == 2 && args[1].type == TSQueryPredicateStepTypeString;
+    case SHAPE_CAPTURE_STRINGS:
+      for (uint32_t i = 1; i < nargs; i++)
+        if (args[i].type != TSQueryPredicateStepTypeString) return false;
+      return nargs >= 2;
+    case SHAPE_CAPTURE:
+      return nargs == 1;
+  }
+  return false;
+}
+
+/* Every capture argument must be captured by this very pattern: in the combined query capture
+ * names are shared, so @x of another rule's pattern would otherwise be accepted. */
+static bool captures_ok(const site *s, size_t k, const TSQueryPredicateStep *args, uint32_t nargs) {
+  bool ok = true;
+  for (uint32_t i = 0; i < nargs; i++) {
+    if (args[i].type != TSQueryPredicateStepTypeCapture) continue;
+    if (ts_query_capture_quantifier_for_id(s->query, s->pattern, args[i].value_id) !=
+        TSQuantifierZero)
+      continue;
+    uint32_t p, a, line, col, len;
+    const char *name = ts_query_capture_name_for_id(s->query, args[i].value_id, &len);
+    locate(s, k, i, &p, &a);
+    gl_diag *d = error_at(s, a, &line, &col);
+    gl_diag_set(d, s->sp->rule->path, line, col,
+                "invalid capture '@%.*s': its pattern does not capture it", (int)len, name);
+    ok = false;
+  }
+  return ok;
+}
+
+static bool compile_regex(const site *s, size_t k, gl_pred *p) {
+  int code = 0;
+  PCRE2_SIZE eoff = 0;
+  p->re = pcre2_compile((PCRE2_SPTR)p->strings[0], p->lens[0], PCRE2_UTF | PCRE2_MATCH_INVALID_UTF,
+                        &code, &eoff, NULL);
+  if (p->re) {
+    (void)pcre2_jit_compile(p->re, PCRE2_JIT_COMPLETE);   /* failure: the interpreter runs it */
+    return true;
+  }
+  PCRE2_UCHAR msg[256];
+  if (pcre2_get_error_message(code, msg, sizeof(msg)) < 0) strcpy((char *)msg, "unknown error");
+  uint32_t pred_off, lit, line, col;
+  locate(s, k, 1, &pred_off, &lit);
+  uint32_t at = lit != pred_off && s->qt->text[lit] == '"'
+                    ? gl_query_string_offset(s->qt->text, lit, eoff)
+                    : lit;
+  gl_diag *d = error_at(s, at, &line, &col);
+  gl_diag_set(d, s->sp->rule->path, line, col, "invalid regex: %s", (const char *)msg);
+  return false;
+}
+
+/* Fills p from a validated predicate; false (error reported) for a bad regex. */
+static bool build(const site *s, size_t k, const pred_def *def, const TSQueryPredicateStep *args,
+                  uint32_t nargs, gl_pred *p) {
+  p->kind = def->kind;
+  p->negated = def->negated;
+  p->capture = args[0].value_id;
+  p->other_capture = -1;
+  if (def->shape == SHAPE_CAPTURE_STRING_OR_CAPTURE && args[1].type == TSQueryPredicateStepTypeCapture) {
+    p->other_capture = args[1].value_id;
+    return true;
+  }
+  p->nstrings = nargs - 1;
+  if (p->nstrings) {
+    p->strings = gl_xcalloc(p->nstrings, sizeof(*p->strings));
+    p->lens = gl_xcalloc(p->nstrings, sizeof(*p->lens));
+  }
+  for (uint32_t i = 0; i < p->nstrings; i++)
+    p->strings[i] = ts_query_string_value_for_id(s->query, args[i + 1].value_id, &p->lens[i]);
+  if (def->shape == SHAPE_CAPTURE_REGEX) return compile_regex(s, k, p);
+  return true;
+}
+
+/* Validates and compiles predicate k (steps[0] is its name); false when it has an error. */
+static bool compile_one(const site *s, size_t k, const TSQueryPredicateStep *steps, uint32_t nsteps,
+                        gl_pred *out, bool *filled) {
+  *filled = false;
+  uint32_t len = 0;
+  const char *name = steps[0].type == TSQueryPredicateStepTypeString
+                         ? ts_query_string_value_for_id(s->query, steps[0].value_id, &len)
+                         : "";
+  const pred_def *def = find_def(name, len);
+  if (!def) {
+    uint32_t p, a, line, col;
+    locate(s, k, 0, &p, &a);
+    gl_diag *d = error_at(s, p, &line, &col);
+    gl_diag_set(d, s->sp->rule->path, line, col, "unknown predicate '#%.*s'", (int)len, name);
+    return false;
+  }
+  const TSQueryPredicateStep *args = steps + 1;
+  uint32_t nargs = nsteps - 1;
+  if (!shape_ok(def->shape, args, nargs)) {
+    shape_error(s, k, name, len, def->shape);
+    return false;
+  }
+  if (!captures_ok(s, k, args, nargs)) return false;
+  *filled = true;
+  return build(s, k, def, args, nargs, out);
+}
+
+bool gl_preds_compile(const TSQuery *query, uint32_t pattern, const gl_qtext *qt,
+                      const gl_qspan *sp, gl_pred **out, uint32_t *nout, gl_diag_list *errs) {
+  *out = NULL;
+  *nout = 0;
+  uint32_t nsteps = 0;
+  const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(query, pattern, &nsteps);
+  site s = {query, pattern, qt, sp, ts_query_start_byte_for_pattern(query, pattern),
+            ts_query_end_byte_for_pattern(query, pattern), errs};
+  if (s.end > sp->end + 1 || s.end < s.start) s.end = sp->end + 1;
+  size_t npreds = 0;
+  for (uint32_t i = 0; i < nsteps; i++)
+    if (steps[i].type == TSQueryPredicateStepTypeDone) npreds++;
+  if (!npreds) return true;
+  *out = gl_xcalloc(npreds, sizeof(**out));
+  bool ok = true;
+  uint32_t first = 0;
+  size_t k = 0;
+  for (uint32_t i = 0; i < nsteps; i++) {
+    if (steps[i].type != TSQueryPredicateStepTypeDone) continue;
+    bool filled;
+    if (!compile_one(&s, k++, steps + first, i - first, &(*out)[*nout], &filled)) ok = false;
+    if (filled) (*nout)++;
+    first = i + 1;
+  }
+  return ok;
+}
+
+void gl_preds_free(gl_pred *preds, uint32_t n) {
+  if (!preds) return;
+  for (uint32_t i = 0; i < n; i++) {
+    free(preds[i].strings);
+    free(preds[i].lens);
+    pcre2_code_free(preds[i].re);
+  }
+  free(preds);
+}
+
+/* ---- evaluating ----------------------------------------------------------------------------- */
+
+static const char *node_text(const gl_pred_env *env, TSNode n, uint32_t *len) {
+  uint32_t start = ts_node_start_byte(n), end = ts_node_end_byte(n);
+  if (end > env->src->len) end = (uint32_t)env->src->len;
+  if (start > end) start = end;
+  *len = end - start;
+  return env->src->bytes + start;
+}
+
+static bool same(const char *a, uint32_t alen, const char *b, uint32_t blen) {
+  return alen == blen && memcmp(a, b, alen) == 0;
+}
+
+/* A regex search; a match error (limit hit) counts as no match and is remembered. */
+static bool regex_finds(gl_pred_env *env, const pcre2_code *re, const char *s, size_t len) {
+  int rc = pcre2_match(re, (PCRE2_SPTR)s, len, 0, 0, env->md, env->mctx);
+  if (rc >= 0) return true;
+  if (rc != PCRE2_ERROR_NOMATCH) env->regex_limit_hit = true;
+  return false;
+}
+
+static bool resolves(gl_pred_env *env, TSNode n, uint32_t *len) {
+  if (!env->model || !gl_model_resolve(env->model, n, env->qbuf, sizeof(env->qbuf))) return false;
+  *len = (uint32_t)strlen(env->qbuf);
+  return true;
+}
+
+/* The test of p on one node of its capture, before negation. */
+static bool test_node(const gl_pred *p, TSNode n, const TSQueryMatch *m, gl_pred_env *env) {
+  uint32_t len;
+  const char *text;
+  switch (p->kind) {
+    case GL_PRED_EQ:
+      text = node_text(env, n, &len);
+      if (p->other_capture < 0) return same(text, len, p->strings[0], p->lens[0]);
+      for (uint16_t i = 0; i < m->capture_count; i++) {
+        if (m->captures[i].index != (uint32_t)p->other_capture) continue;
+        uint32_t olen;
+        const char *other = node_text(env, m->captures[i].node, &olen);
+        if (!same(text, len, other, olen)) return false;
+      }
+      return true;
+    case GL_PRED_MATCH:
+      text = node_text(env, n, &len);
+      return regex_finds(env, p->re, text, len);
+    case GL_PRED_ANY_OF:
+      text = node_text(env, n, &len);
+      break;
+    case GL_PRED_RESOLVES_TO:
+      if (!resolves(env, n, &len)) return false;
+      text = env->qbuf;
+      break;
+    case GL_PRED_RESOLVES_MATCH:
+      return resolves(env, n, &len) && regex_finds(env, p->re, env->qbuf, len);
+    case GL_PRED_IN_LOOP:
+      return env->model && gl_model_in_loop(env->model, n);
+    default:
+      return false;
+  }
+  for (uint32_t i = 0; i < p->nstrings; i++)
+    if (same(text, len, p->strings[i], p->lens[i])) return true;
+  return false;
+}
+
+static bool has_capture(const TSQueryMatch *m, uint32_t id) {
+  for (uint16_t i = 0; i < m->capture_count; i++)
+    if (m->captures[i].index == id) return true;
+  return false;
+}
+
+static bool eval_one(const gl_pred *p, const TSQueryMatch *m, gl_pred_env *env) {
+  if (p->other_capture >= 0 && !has_capture(m, (uint32_t)p->other_capture)) return p->negated;
+  bool any = false;
+  for (uint16_t i = 0; i < m->capture_count; i++) {
+    if (m->captures[i].index != p->capture) continue;
+    any = true;
+    if (test_node(p, m->captures[i].node, m, env) == p->negated) return false;
+  }
+  return any || p->negated;
+}
+
+bool gl_preds_eval(const gl_pred *preds, uint32_t n, const TSQueryMatch *m, gl_pred_env *env) {
+  for (uint32_t i = 0; i < n; i++)
+    if (!eval_one(&preds[i], m, env)) return false;
+  return true;
+}

@@ -1,0 +1,69 @@
+/* predicate.h: the predicates of one query pattern: validated and compiled at load time, evaluated
+ * per match.
+ * Owns: the predicate table (#eq?, #not-eq?, #match?, #not-match?, #any-of?, #not-any-of?,
+ *       #resolves-to?, #resolves-match?, #in-loop?) with each one's arity and argument kinds,
+ *       PCRE2 regexes (compiled with PCRE2_UTF | PCRE2_MATCH_INVALID_UTF and JIT-compiled here,
+ *       before the matcher is shared), and the evaluation rules: a positive predicate over a
+ *       capture that captured no node is false, a negative one true; with several nodes the
+ *       predicate must hold for each.
+ * Not: which rule a pattern belongs to, findings, messages (match.c).
+ * Threads: compiled gl_pred arrays are read-only after gl_preds_compile and shared; a
+ *          gl_pred_env (PCRE2 match data and context, scratch) belongs to one worker. */
+#ifndef GL_PREDICATE_H
+#define GL_PREDICATE_H
+
+#ifndef PCRE2_CODE_UNIT_WIDTH
+#define PCRE2_CODE_UNIT_WIDTH 8
+#endif
+#include <pcre2.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+#include "diag.h"
+#include "load.h"
+#include "model.h"
+#include "query_build.h"
+
+typedef enum gl_pred_kind {
+  GL_PRED_EQ,               /* #eq? / #not-eq? */
+  GL_PRED_MATCH,            /* #match? / #not-match? */
+  GL_PRED_ANY_OF,           /* #any-of? / #not-any-of? */
+  GL_PRED_RESOLVES_TO,      /* #resolves-to? */
+  GL_PRED_RESOLVES_MATCH,   /* #resolves-match? */
+  GL_PRED_IN_LOOP,          /* #in-loop? */
+} gl_pred_kind;
+
+typedef struct gl_pred {
+  gl_pred_kind kind;
+  bool negated;
+  uint32_t capture;         /* the first argument's capture id */
+  int64_t other_capture;    /* #eq? @a @b: @b's capture id; else -1 */
+  const char **strings;     /* owned array; the strings are the TSQuery's (borrowed) */
+  uint32_t *lens;           /* owned; strings may hold NUL bytes (the "\0" escape) */
+  uint32_t nstrings;
+  pcre2_code *re;           /* owned: the regex of #match?, #not-match?, #resolves-match? */
+} gl_pred;
+
+/* Compiles the predicates of pattern `pattern` of query (built from qt; the pattern lies in sp).
+ * Errors, at their rule-file position: "unknown predicate '#foo?'", "predicate '#eq?' expects
+ * ...", "invalid capture '@x': its pattern does not capture it", "invalid regex: <PCRE2's
+ * message>" (column of PCRE2's error offset inside the literal). Returns false when there was
+ * any; *out / *nout are set either way (free with gl_preds_free). */
+bool gl_preds_compile(const TSQuery *query, uint32_t pattern, const gl_qtext *qt,
+                      const gl_qspan *sp, gl_pred **out, uint32_t *nout, gl_diag_list *errs);
+void gl_preds_free(gl_pred *preds, uint32_t n);
+
+/* Per-worker evaluation state. */
+typedef struct gl_pred_env {
+  const gl_source *src;
+  const gl_model *model;        /* NULL: nothing resolves, nothing is in a loop */
+  pcre2_match_data *md;
+  pcre2_match_context *mctx;    /* match, depth and heap limits */
+  char qbuf[1024];              /* qualified names */
+  bool regex_limit_hit;         /* set when a regex hit a limit (that test counted as no match) */
+} gl_pred_env;
+
+/* True when every predicate holds for match m. */
+bool gl_preds_eval(const gl_pred *preds, uint32_t n, const TSQueryMatch *m, gl_pred_env *env);
+
+#endif
