@@ -1,0 +1,51 @@
+/* github.c: GitHub Actions workflow commands, one annotation per unsuppressed finding:
+ * `::warning file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=ID::MESSAGE`.
+ * Owns: the level word (error -> ::error, warning -> ::warning, note -> ::notice) and escaping as
+ *       the Actions toolkit does: data `%` `\r` `\n` -> %25 %0D %0A, properties also `:` `,` ->
+ *       %3A %2C. Text is made visible with gl_report_safe_text first (the log viewer renders
+ *       ANSI escapes). Columns are code points; endColumn is exclusive, as in Ruff's output.
+ * Not: locations (location.c). Threads: main thread. */
+#include <stdlib.h>
+#include <string.h>
+#include "report_int.h"
+
+static void put_escaped(FILE *out, const char *s, bool property) {
+  char *safe = gl_report_safe_text(s, strlen(s));
+  for (const char *p = safe; *p; p++) {
+    if (*p == '%') fputs("%25", out);
+    else if (*p == '\r') fputs("%0D", out);
+    else if (*p == '\n') fputs("%0A", out);
+    else if (property && *p == ':') fputs("%3A", out);
+    else if (property && *p == ',') fputs("%2C", out);
+    else fputc(*p, out);
+  }
+  free(safe);
+}
+
+static const char *command(gl_level level) {
+  if (level == GL_LEVEL_ERROR) return "error";
+  if (level == GL_LEVEL_WARNING) return "warning";
+  return "notice";
+}
+
+static void annotate(FILE *out, const char *path, const gl_finding *x) {
+  const gl_region *r = &x->region;
+  fprintf(out, "::%s file=", command(x->level));
+  put_escaped(out, path, true);
+  fprintf(out, ",line=%u,col=%u,endLine=%u,endColumn=%u,title=", (unsigned)r->start_line,
+          (unsigned)r->start_col_cp, (unsigned)r->end_line, (unsigned)r->end_col_cp);
+  put_escaped(out, x->rule->id, true);
+  fputs("::", out);
+  put_escaped(out, x->message, false);
+  fputc('\n', out);
+}
+
+int gl_github_write(FILE *out, const gl_run *run, const gl_report_opts *opts) {
+  (void)opts;
+  for (size_t i = 0; i < run->files.len; i++) {
+    const gl_file_result *f = &run->files.data[i];
+    for (size_t j = 0; j < f->findings.len; j++)
+      if (!f->findings.data[j].suppressed) annotate(out, f->path, &f->findings.data[j]);
+  }
+  return 0;
+}

@@ -1,0 +1,60 @@
+/* json.c: the json format (after Ruff's): one array, in run order, of the unsuppressed findings
+ * {"code", "name", "message", "severity", "filename", "location": {"row", "column"},
+ *  "end_location": {"row", "column"}, "fingerprint"}; columns are 1-based code points, the
+ * fingerprint is the primaryLocationLineHash (null when unknown). Notifications are not part of
+ * it (main prints them to stderr; SARIF carries them).
+ * Owns: that array. Not: locations (location.c). Threads: main thread; the cJSON tree never
+ * leaves gl_json_write. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include "report_int.h"
+
+static bool add_text(cJSON *o, const char *key, const char *value) {
+  char *safe = gl_report__json_text(value);
+  bool ok = cJSON_AddStringToObject(o, key, safe) != NULL;
+  free(safe);
+  return ok;
+}
+
+static bool add_point(cJSON *o, const char *key, uint32_t row, uint32_t column) {
+  cJSON *p = cJSON_AddObjectToObject(o, key);
+  return p && cJSON_AddNumberToObject(p, "row", (double)row) &&
+         cJSON_AddNumberToObject(p, "column", (double)column);
+}
+
+static bool add_finding(cJSON *array, const char *path, const gl_finding *x) {
+  cJSON *o = cJSON_CreateObject();
+  if (!o) return false;
+  if (!cJSON_AddItemToArray(array, o)) {
+    cJSON_Delete(o);
+    return false;
+  }
+  const gl_region *r = &x->region;
+  bool ok = add_text(o, "code", x->rule->id) && add_text(o, "name", x->rule->name) &&
+            add_text(o, "message", x->message) &&
+            cJSON_AddStringToObject(o, "severity", gl_report__level_word(x->level)) &&
+            add_text(o, "filename", path) &&
+            add_point(o, "location", r->start_line, r->start_col_cp) &&
+            add_point(o, "end_location", r->end_line, r->end_col_cp);
+  if (!ok) return false;
+  if (x->line_hash) return add_text(o, "fingerprint", x->line_hash);
+  return cJSON_AddNullToObject(o, "fingerprint") != NULL;
+}
+
+int gl_json_write(FILE *out, const gl_run *run, const gl_report_opts *opts) {
+  (void)opts;
+  cJSON *array = cJSON_CreateArray();
+  bool ok = array != NULL;
+  for (size_t i = 0; ok && i < run->files.len; i++) {
+    const gl_file_result *f = &run->files.data[i];
+    for (size_t j = 0; ok && j < f->findings.len; j++)
+      if (!f->findings.data[j].suppressed) ok = add_finding(array, f->path, &f->findings.data[j]);
+  }
+  char *text = ok ? cJSON_PrintBuffered(array, 1 << 16, 1) : NULL;
+  cJSON_Delete(array);
+  if (!text) return GL_EIO;
+  fputs(text, out);
+  fputc('\n', out);
+  cJSON_free(text);
+  return 0;
+}

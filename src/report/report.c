@@ -1,0 +1,99 @@
+/* report.c: the format names and the dispatch from a format to its writer.
+ * Owns: gl_report_format_parse / gl_report_format_name, gl_report_write (which turns a stream
+ *       error into GL_EIO), and the small shared helpers of report_int.h (buffer, counts, words).
+ * Not: any one format (sarif.c, text.c, frame.c, github.c, json.c), locations (location.c).
+ * Threads: stateless; the writers run once in the main thread. */
+#include "report.h"
+
+#include <string.h>
+#include "../diag.h"
+#include "report_int.h"
+
+static const struct {
+  const char *name;
+  gl_format fmt;
+} formats[] = {
+    {"full", GL_FORMAT_FULL},     {"concise", GL_FORMAT_CONCISE}, {"json", GL_FORMAT_JSON},
+    {"sarif", GL_FORMAT_SARIF},   {"github", GL_FORMAT_GITHUB},   {"gcc", GL_FORMAT_GCC},
+};
+
+int gl_report_format_parse(const char *name) {
+  if (!name) return -1;
+  for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+    if (strcmp(formats[i].name, name) == 0) return (int)formats[i].fmt;
+  return -1;
+}
+
+const char *gl_report_format_name(gl_format fmt) {
+  for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+    if (formats[i].fmt == fmt) return formats[i].name;
+  return NULL;
+}
+
+int gl_report_write(FILE *out, gl_format fmt, const gl_run *run, const gl_report_opts *opts) {
+  static const gl_report_opts defaults = {.color = false, .tool_version = GL_VERSION};
+  if (!opts) opts = &defaults;
+  int rc;
+  switch (fmt) {
+    case GL_FORMAT_FULL: rc = gl_text_write_full(out, run, opts); break;
+    case GL_FORMAT_CONCISE: rc = gl_text_write_concise(out, run, opts); break;
+    case GL_FORMAT_JSON: rc = gl_json_write(out, run, opts); break;
+    case GL_FORMAT_SARIF: rc = gl_sarif_write(out, run, opts); break;
+    case GL_FORMAT_GITHUB: rc = gl_github_write(out, run, opts); break;
+    case GL_FORMAT_GCC: rc = gl_text_write_gcc(out, run, opts); break;
+    default: return GL_EINVAL;
+  }
+  if (rc != 0) return rc;
+  if (fflush(out) != 0 || ferror(out)) return GL_EIO;
+  return 0;
+}
+
+/* ---- shared helpers -------------------------------------------------------------------------- */
+
+void gl_report__buf_add(gl_report__buf *b, const char *s, size_t n) {
+  gl_vec_reserve(b, n + 1);
+  if (n) memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+
+void gl_report__buf_adds(gl_report__buf *b, const char *s) { gl_report__buf_add(b, s, strlen(s)); }
+
+char *gl_report__buf_take(gl_report__buf *b) {
+  gl_vec_reserve(b, 1);
+  b->data[b->len] = '\0';
+  char *s = b->data;
+  b->data = NULL;
+  b->len = b->cap = 0;
+  return s;
+}
+
+const char *gl_report__level_word(gl_level level) {
+  switch (level) {
+    case GL_LEVEL_ERROR: return "error";
+    case GL_LEVEL_WARNING: return "warning";
+    default: return "note";
+  }
+}
+
+const char *gl_report__level_color(gl_level level) {
+  if (level == GL_LEVEL_ERROR) return "\x1b[1;31m";
+  if (level == GL_LEVEL_WARNING) return "\x1b[1;33m";
+  return "\x1b[1;36m";
+}
+
+gl_report__counts gl_report__count(const gl_run *run) {
+  gl_report__counts c = {0, 0, 0, 0};
+  for (size_t i = 0; i < run->files.len; i++) {
+    const gl_file_result *f = &run->files.data[i];
+    for (size_t j = 0; j < f->findings.len; j++) {
+      const gl_finding *x = &f->findings.data[j];
+      if (x->suppressed) continue;
+      c.total++;
+      if (x->level == GL_LEVEL_ERROR) c.errors++;
+      else if (x->level == GL_LEVEL_WARNING) c.warnings++;
+      else c.notes++;
+    }
+  }
+  return c;
+}

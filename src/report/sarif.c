@@ -1,0 +1,281 @@
+/* sarif.c: the SARIF 2.1.0 writer (one run, the form GitHub code scanning accepts).
+ * Owns: the SARIF document: tool.driver with its rules (enabled or referenced, ruleIndex map) and
+ *       notification descriptors, originalUriBaseIds %SRCROOT%, columnKind utf16CodeUnits,
+ *       results with partialFingerprints and inSource suppressions, and the invocation with
+ *       executionSuccessful and toolExecutionNotifications. Deterministic: no time stamps.
+ * Not: locations, URIs or line hashes (location.c), which findings exist (the engine).
+ * Threads: main thread; the cJSON tree never leaves gl_sarif_write. */
+#include <cjson/cJSON.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report_int.h"
+
+#define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
+#define TOOL_URI "https://github.com/gpulint/gpulint"
+
+/* Descriptor ids of notifications, indexed by gl_note_kind (tool.driver.notifications). */
+static const struct {
+  const char *id, *text;
+} note_kinds[] = {
+    [GL_NOTE_SYNTAX_ERROR] = {"syntax-error", "The file has a syntax error; the recovered tree was linted."},
+    [GL_NOTE_PARTIAL] = {"partial-lint", "The file was linted only in part (a limit was reached)."},
+    [GL_NOTE_SKIPPED] = {"file-skipped", "The file was not linted (unreadable, too large, or too slow to parse)."},
+};
+
+typedef gl_vec(const gl_rule *) rule_list;
+
+typedef struct sarif_ctx {
+  const gl_run *run;
+  const char *root;  /* srcroot, or "." (the current directory) */
+  rule_list rules;   /* tool.driver.rules, in order: ruleIndex = position */
+} sarif_ctx;
+
+static const char *sarif_level(gl_level level) {
+  switch (level) {
+    case GL_LEVEL_ERROR: return "error";
+    case GL_LEVEL_WARNING: return "warning";
+    case GL_LEVEL_NOTE: return "note";
+    default: return "none";
+  }
+}
+
+/* GitHub's properties["problem.severity"]: error, warning or recommendation. */
+static const char *problem_severity(gl_level level) {
+  if (level == GL_LEVEL_ERROR) return "error";
+  if (level == GL_LEVEL_WARNING) return "warning";
+  return "recommendation";
+}
+
+/* ---- cJSON helpers: each returns false / NULL when the tree could not be extended ----------- */
+
+static bool add_text(cJSON *o, const char *key, const char *value) {
+  char *safe = gl_report__json_text(value);
+  bool ok = cJSON_AddStringToObject(o, key, safe) != NULL;
+  free(safe);
+  return ok;
+}
+
+static bool add_num(cJSON *o, const char *key, uint32_t value) {
+  return cJSON_AddNumberToObject(o, key, (double)value) != NULL;
+}
+
+static bool add_message(cJSON *o, const char *key, const char *text) {
+  cJSON *m = cJSON_AddObjectToObject(o, key);
+  return m && add_text(m, "text", text);
+}
+
+static cJSON *push_object(cJSON *array) {
+  cJSON *item = cJSON_CreateObject();
+  if (!item) return NULL;
+  if (cJSON_AddItemToArray(array, item)) return item;
+  cJSON_Delete(item);
+  return NULL;
+}
+
+static bool push_text(cJSON *array, const char *value) {
+  char *safe = gl_report__json_text(value);
+  cJSON *s = cJSON_CreateString(safe);
+  free(safe);
+  if (!s) return false;
+  if (cJSON_AddItemToArray(array, s)) return true;
+  cJSON_Delete(s);
+  return false;
+}
+
+/* ---- rules ---------------------------------------------------------------------------------- */
+
+static long rule_index(const sarif_ctx *c, const gl_rule *rule) {
+  for (size_t i = 0; i < c->rules.len; i++)
+    if (c->rules.data[i] == rule) return (long)i;
+  return -1;
+}
+
+static bool referenced(const rule_list *refs, const gl_rule *rule) {
+  for (size_t i = 0; i < refs->len; i++)
+    if (refs->data[i] == rule) return true;
+  return false;
+}
+
+/* Every rule of the ruleset that is enabled or that some result names, in ruleset order, then
+ * any rule a result names that the ruleset lacks. */
+static void collect_rules(sarif_ctx *c) {
+  rule_list refs = {0};
+  for (size_t i = 0; i < c->run->files.len; i++) {
+    const gl_file_result *f = &c->run->files.data[i];
+    for (size_t j = 0; j < f->findings.len; j++)
+      if (!referenced(&refs, f->findings.data[j].rule)) gl_vec_push(&refs, f->findings.data[j].rule);
+  }
+  const gl_ruleset *set = c->run->rules;
+  for (size_t i = 0; set && i < set->rules.len; i++) {
+    const gl_rule *r = set->rules.data[i];
+    if (r->enabled || referenced(&refs, r)) gl_vec_push(&c->rules, r);
+  }
+  for (size_t i = 0; i < refs.len; i++)
+    if (rule_index(c, refs.data[i]) < 0) gl_vec_push(&c->rules, refs.data[i]);
+  gl_vec_free(&refs);
+}
+
+static bool add_rule_properties(cJSON *d, const gl_rule *r) {
+  cJSON *p = cJSON_AddObjectToObject(d, "properties");
+  if (!p) return false;
+  if (r->precision && !add_text(p, "precision", r->precision)) return false;
+  if (!cJSON_AddStringToObject(p, "problem.severity", problem_severity(r->level))) return false;
+  cJSON *tags = cJSON_AddArrayToObject(p, "tags");
+  if (!tags) return false;
+  for (size_t i = 0; i < r->ntags; i++)
+    if (!push_text(tags, r->tags[i])) return false;
+  return true;
+}
+
+static bool add_rule(cJSON *rules, const gl_rule *r) {
+  const char *shortd = r->short_desc ? r->short_desc : r->name ? r->name : r->id;
+  const char *fulld = r->full_desc ? r->full_desc : shortd;
+  cJSON *d = push_object(rules);
+  if (!d || !add_text(d, "id", r->id)) return false;
+  if (r->name && !add_text(d, "name", r->name)) return false;
+  if (!add_message(d, "shortDescription", shortd) || !add_message(d, "fullDescription", fulld))
+    return false;
+  cJSON *help = cJSON_AddObjectToObject(d, "help");
+  if (!help || !add_text(help, "text", r->help_text ? r->help_text : fulld)) return false;
+  if (r->markdown && !add_text(help, "markdown", r->markdown)) return false;
+  cJSON *conf = cJSON_AddObjectToObject(d, "defaultConfiguration");
+  if (!conf || !cJSON_AddStringToObject(conf, "level", sarif_level(r->level))) return false;
+  return add_rule_properties(d, r);
+}
+
+static bool add_tool(cJSON *run, const sarif_ctx *c, const char *version) {
+  cJSON *driver = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "tool"), "driver");
+  if (!driver || !cJSON_AddStringToObject(driver, "name", "gpulint") ||
+      !add_text(driver, "version", version) || !add_text(driver, "semanticVersion", version) ||
+      !cJSON_AddStringToObject(driver, "informationUri", TOOL_URI))
+    return false;
+  cJSON *rules = cJSON_AddArrayToObject(driver, "rules");
+  if (!rules) return false;
+  for (size_t i = 0; i < c->rules.len; i++)
+    if (!add_rule(rules, c->rules.data[i])) return false;
+  cJSON *notes = cJSON_AddArrayToObject(driver, "notifications");
+  if (!notes) return false;
+  for (size_t i = 0; i < sizeof note_kinds / sizeof note_kinds[0]; i++) {
+    cJSON *d = push_object(notes);
+    if (!d || !add_text(d, "id", note_kinds[i].id) ||
+        !add_message(d, "shortDescription", note_kinds[i].text))
+      return false;
+  }
+  return true;
+}
+
+/* ---- locations, results, notifications ------------------------------------------------------ */
+
+/* locations: [{physicalLocation: {artifactLocation, region}}]; region only when line > 0. */
+static bool add_location(cJSON *o, const char *uri, bool relative, const gl_region *reg) {
+  cJSON *locs = cJSON_AddArrayToObject(o, "locations");
+  cJSON *loc = locs ? push_object(locs) : NULL;
+  cJSON *phys = loc ? cJSON_AddObjectToObject(loc, "physicalLocation") : NULL;
+  cJSON *art = phys ? cJSON_AddObjectToObject(phys, "artifactLocation") : NULL;
+  if (!art || !cJSON_AddStringToObject(art, "uri", uri)) return false;
+  if (relative && !cJSON_AddStringToObject(art, "uriBaseId", "%SRCROOT%")) return false;
+  if (!reg || reg->start_line == 0) return true;
+  cJSON *r = cJSON_AddObjectToObject(phys, "region");
+  if (!r || !add_num(r, "startLine", reg->start_line)) return false;
+  if (reg->start_col && !add_num(r, "startColumn", reg->start_col)) return false;
+  if (reg->end_line < reg->start_line) return true; /* a point: start only */
+  if (!add_num(r, "endLine", reg->end_line)) return false;
+  bool end_ok = reg->end_col && (reg->end_line > reg->start_line || reg->end_col >= reg->start_col);
+  return !end_ok || add_num(r, "endColumn", reg->end_col);
+}
+
+static bool add_result(cJSON *results, const sarif_ctx *c, const gl_finding *x, const char *uri,
+                       bool relative) {
+  cJSON *o = push_object(results);
+  if (!o || !add_text(o, "ruleId", x->rule->id) ||
+      !add_num(o, "ruleIndex", (uint32_t)rule_index(c, x->rule)) ||
+      !cJSON_AddStringToObject(o, "level", sarif_level(x->level)) ||
+      !add_message(o, "message", x->message) || !add_location(o, uri, relative, &x->region))
+    return false;
+  if (x->line_hash) {
+    cJSON *fp = cJSON_AddObjectToObject(o, "partialFingerprints");
+    if (!fp || !add_text(fp, "primaryLocationLineHash", x->line_hash)) return false;
+  }
+  if (!x->suppressed) return true;
+  cJSON *sup = cJSON_AddArrayToObject(o, "suppressions");
+  cJSON *s = sup ? push_object(sup) : NULL;
+  return s && cJSON_AddStringToObject(s, "kind", "inSource");
+}
+
+static bool add_notification(cJSON *notes, const gl_notification *n, const char *uri,
+                             bool relative) {
+  gl_region reg;
+  memset(&reg, 0, sizeof reg);
+  reg.start_line = n->line; /* end_line 0: a point, startLine / startColumn only */
+  reg.start_col = n->col;
+  size_t kind = (size_t)n->kind < sizeof note_kinds / sizeof note_kinds[0] ? (size_t)n->kind : 0;
+  cJSON *o = push_object(notes);
+  if (!o || !cJSON_AddStringToObject(o, "level", sarif_level(n->level)) ||
+      !add_message(o, "message", n->message) || !add_location(o, uri, relative, &reg))
+    return false;
+  cJSON *d = cJSON_AddObjectToObject(o, "descriptor");
+  return d && cJSON_AddStringToObject(d, "id", note_kinds[kind].id) && add_num(d, "index", (uint32_t)kind);
+}
+
+/* Results and notifications of every file, each file's URI computed once. */
+static bool add_files(cJSON *results, cJSON *notes, const sarif_ctx *c) {
+  for (size_t i = 0; i < c->run->files.len; i++) {
+    const gl_file_result *f = &c->run->files.data[i];
+    if (!f->findings.len && !f->notes.len) continue;
+    bool relative;
+    char *uri = gl_report_uri(f->path, c->root, &relative);
+    bool ok = true;
+    for (size_t j = 0; ok && j < f->findings.len; j++)
+      ok = add_result(results, c, &f->findings.data[j], uri, relative);
+    for (size_t j = 0; ok && j < f->notes.len; j++)
+      ok = add_notification(notes, &f->notes.data[j], uri, relative);
+    free(uri);
+    if (!ok) return false;
+  }
+  return true;
+}
+
+static bool add_srcroot(cJSON *run, const sarif_ctx *c) {
+  bool relative;
+  char *uri = gl_report_uri(c->root, NULL, &relative);
+  size_t n = strlen(uri);
+  char *dir = gl_xasprintf("%s%s", uri, n && uri[n - 1] == '/' ? "" : "/");
+  free(uri);
+  cJSON *base = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "originalUriBaseIds"), "%SRCROOT%");
+  bool ok = base && cJSON_AddStringToObject(base, "uri", dir);
+  free(dir);
+  return ok;
+}
+
+static bool build_run(cJSON *run, const sarif_ctx *c, const char *version) {
+  if (!add_tool(run, c, version)) return false;
+  cJSON *inv = push_object(cJSON_AddArrayToObject(run, "invocations"));
+  if (!inv || !cJSON_AddBoolToObject(inv, "executionSuccessful", !gl_run_incomplete(c->run)))
+    return false;
+  cJSON *notes = cJSON_AddArrayToObject(inv, "toolExecutionNotifications");
+  if (!notes || !add_srcroot(run, c)) return false;
+  if (!cJSON_AddStringToObject(run, "columnKind", "utf16CodeUnits")) return false;
+  cJSON *results = cJSON_AddArrayToObject(run, "results");
+  if (!results || !add_files(results, notes, c)) return false;
+  if (cJSON_GetArraySize(notes) == 0) cJSON_DeleteItemFromObjectCaseSensitive(inv, "toolExecutionNotifications");
+  return true;
+}
+
+int gl_sarif_write(FILE *out, const gl_run *run, const gl_report_opts *opts) {
+  sarif_ctx c = {run, run->srcroot ? run->srcroot : ".", {0}};
+  collect_rules(&c);
+  cJSON *root = cJSON_CreateObject();
+  bool ok = root && cJSON_AddStringToObject(root, "$schema", SARIF_SCHEMA) &&
+            cJSON_AddStringToObject(root, "version", "2.1.0");
+  cJSON *runs = ok ? cJSON_AddArrayToObject(root, "runs") : NULL;
+  cJSON *r = runs ? push_object(runs) : NULL;
+  ok = r && build_run(r, &c, opts->tool_version ? opts->tool_version : GL_VERSION);
+  char *text = ok ? cJSON_PrintBuffered(root, 1 << 16, 1) : NULL;
+  cJSON_Delete(root);
+  gl_vec_free(&c.rules);
+  if (!text) return GL_EIO;
+  fputs(text, out);
+  fputc('\n', out);
+  cJSON_free(text);
+  return 0;
+}

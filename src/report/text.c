@@ -1,0 +1,108 @@
+/* text.c: the line-oriented text formats, after Ruff's: full (header line, code frame, summary),
+ * concise (header lines, summary) and gcc (`path:line:col: warning: message [ID]`).
+ * Owns: the header line, the summary line and its wording, ANSI colour (only with opts->color).
+ *       Only unsuppressed findings are shown; every path and message goes through
+ *       gl_report_safe_text, so a file name cannot drive the terminal. Columns are code points.
+ * Not: the code frame (frame.c), notifications (main prints them to stderr).
+ * Threads: main thread. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report_int.h"
+
+#define BOLD "\x1b[1m"
+#define RESET "\x1b[0m"
+
+static void put_safe(FILE *out, const char *s) {
+  char *safe = gl_report_safe_text(s, strlen(s));
+  fputs(safe, out);
+  free(safe);
+}
+
+/* "path:line:col: " with the path in bold. */
+static void put_position(FILE *out, const char *path, const gl_finding *x, const gl_report_opts *o) {
+  if (o->color) fputs(BOLD, out);
+  put_safe(out, path);
+  if (o->color) fputs(RESET, out);
+  fprintf(out, ":%u:%u: ", (unsigned)x->region.start_line, (unsigned)x->region.start_col_cp);
+}
+
+/* "path:line:col: GPU101 message\n" */
+static void put_header(FILE *out, const char *path, const gl_finding *x, const gl_report_opts *o) {
+  put_position(out, path, x, o);
+  if (o->color) fputs(gl_report__level_color(x->level), out);
+  put_safe(out, x->rule->id);
+  if (o->color) fputs(RESET, out);
+  fputc(' ', out);
+  put_safe(out, x->message);
+  fputc('\n', out);
+}
+
+static const char *plural(size_t n, const char *one, const char *many) {
+  return n == 1 ? one : many;
+}
+
+/* "Found 2 findings (1 error, 1 warning, 0 notes) in 3 files in 0.01s." or
+ * "All checks passed! (3 files in 0.01s)". */
+static void put_summary(FILE *out, const gl_run *run, const gl_report_opts *o) {
+  if (o->quiet) return;
+  gl_report__counts c = gl_report__count(run);
+  double t = isfinite(run->elapsed_s) && run->elapsed_s > 0 ? run->elapsed_s : 0.0;
+  size_t nf = run->files.len;
+  if (c.total == 0) {
+    fprintf(out, "All checks passed! (%zu %s in %.2fs)\n", nf, plural(nf, "file", "files"), t);
+    return;
+  }
+  fprintf(out, "Found %zu %s (%zu %s, %zu %s, %zu %s) in %zu %s in %.2fs.\n", c.total,
+          plural(c.total, "finding", "findings"), c.errors, plural(c.errors, "error", "errors"),
+          c.warnings, plural(c.warnings, "warning", "warnings"), c.notes,
+          plural(c.notes, "note", "notes"), nf, plural(nf, "file", "files"), t);
+}
+
+typedef void (*finding_fn)(FILE *out, const char *path, const gl_finding *x,
+                           const gl_report_opts *o);
+
+/* Calls fn for every unsuppressed finding, in run order. */
+static void each_finding(FILE *out, const gl_run *run, const gl_report_opts *o, finding_fn fn) {
+  for (size_t i = 0; i < run->files.len; i++) {
+    const gl_file_result *f = &run->files.data[i];
+    for (size_t j = 0; j < f->findings.len; j++)
+      if (!f->findings.data[j].suppressed) fn(out, f->path, &f->findings.data[j], o);
+  }
+}
+
+static void full_one(FILE *out, const char *path, const gl_finding *x, const gl_report_opts *o) {
+  put_header(out, path, x, o);
+  gl_report__frame(out, x, o);
+  fputc('\n', out);
+}
+
+int gl_text_write_full(FILE *out, const gl_run *run, const gl_report_opts *opts) {
+  each_finding(out, run, opts, full_one);
+  put_summary(out, run, opts);
+  return 0;
+}
+
+int gl_text_write_concise(FILE *out, const gl_run *run, const gl_report_opts *opts) {
+  each_finding(out, run, opts, put_header);
+  put_summary(out, run, opts);
+  return 0;
+}
+
+/* "path:line:col: warning: message [GPU101]" */
+static void gcc_one(FILE *out, const char *path, const gl_finding *x, const gl_report_opts *o) {
+  put_position(out, path, x, o);
+  if (o->color) fputs(gl_report__level_color(x->level), out);
+  fprintf(out, "%s:", gl_report__level_word(x->level));
+  if (o->color) fputs(RESET, out);
+  fputc(' ', out);
+  put_safe(out, x->message);
+  fputs(" [", out);
+  put_safe(out, x->rule->id);
+  fputs("]\n", out);
+}
+
+int gl_text_write_gcc(FILE *out, const gl_run *run, const gl_report_opts *opts) {
+  each_finding(out, run, opts, gcc_one);
+  return 0;
+}
