@@ -13,8 +13,9 @@
 #include "vec.h"
 
 typedef struct gl_walk_opts {
-  const char *const *excludes;   /* extra globs (fnmatch, matched against each path component and
-                                    the path relative to the walk root) */
+  const char *const *excludes;   /* extra globs (fnmatch, flags 0), matched against each entry's
+                                    name, its path relative to the walk root and its display path;
+                                    a leading "./" is ignored, a trailing '/' = directories only */
   size_t nexcludes;
   bool respect_gitignore;        /* default true */
 } gl_walk_opts;
@@ -29,14 +30,27 @@ typedef struct gl_walk_result {
   gl_diag_list errors;            /* a named path that does not exist or cannot be read: exit 2 */
 } gl_walk_result;
 
-/* Expands paths (npaths may be 0: ".") into out. Returns 0, or GL_EIO when any error was added
- * (the files found are still listed). The caller frees out with gl_walk_result_free. */
+/* Expands paths (npaths may be 0: ".") into out (overwritten; opts NULL = no excludes, .gitignore
+ * respected). Returns 0, or GL_EIO when any error was added (the files found are still listed).
+ * The caller frees out with gl_walk_result_free.
+ * - Named paths: a file (or a symlink to one) is listed with explicit_arg whatever its name,
+ *   excludes and .gitignore; a directory (or a symlink to one) is walked even when excluded or
+ *   ignored (then without .gitignore filtering inside it). Errors carry the display path:
+ *   "no such file or directory" (errno text), "not a regular file or directory" (FIFO, device,
+ *   socket, dangling symlink), "empty string is not a valid path" (path "").
+ * - Inside a walk: directories recurse unless default-excluded, user-excluded or ignored; *.py
+ *   regular files, and *.py symlinks to regular files, are listed; symlinked directories, FIFOs,
+ *   devices and sockets are skipped without being opened. Errors: "cannot open directory: ...",
+ *   "directory nesting deeper than 256 levels, not walked".
+ * - .gitignore: the repository holding each walk root (git_repository_open_ext), and a nested
+ *   repository for a directory holding its own .git; libgit2 only, never the git binary. */
 int gl_walk(const char *const *paths, size_t npaths, const gl_walk_opts *opts, gl_walk_result *out);
 
+/* Frees the paths and both lists; safe on a zeroed result, NULL, and twice. */
 void gl_walk_result_free(gl_walk_result *r);
 
-/* True when a path component matches one of the default excludes (.git, .venv, venv,
- * __pycache__, node_modules, build, dist, site-packages, .tox, .eggs). */
+/* True when name is exactly one of the default excludes (.git, .venv, venv, __pycache__,
+ * node_modules, build, dist, site-packages, .tox, .eggs); applied to directories a walk finds. */
 bool gl_walk_is_default_excluded(const char *name);
 
 #endif
