@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# tests/style/check_src.sh REPO: the conventions a compiler does not check, as curl's checksrc.pl
+# does: banned functions in src/, printing outside src/main.c and src/report/, cJSON.h outside the
+# loaders and writers, a header comment that says what each file owns, files over 800 lines.
+set -u
+cd "${1:-.}" || exit 2
+fail=0
+complain() { echo "$1"; fail=1; }
+
+banned='\b(strtok|strerror|localtime|gmtime|setlocale|sprintf|cJSON_GetErrorPtr)[[:space:]]*\('
+while IFS= read -r hit; do complain "banned function: $hit"; done < <(
+  grep -nE "$banned" src/*.c src/*.h src/*/*.c src/*/*.h 2>/dev/null | grep -vE 'snprintf|vsnprintf|strerror_r')
+while IFS= read -r hit; do complain "pcre2posix.h is banned: $hit"; done < <(grep -n 'pcre2posix.h' -r src)
+
+while IFS= read -r hit; do complain "printing outside main.c and src/report/: $hit"; done < <(
+  grep -nE '\b(printf|fprintf|puts|fputs|perror)[[:space:]]*\(' src/*.c src/checks/*.c 2>/dev/null | grep -v '^src/main.c:')
+
+for f in src/*.c src/*.h src/*/*.c src/*/*.h; do
+  [ -f "$f" ] || continue
+  head -1 "$f" | grep -q "^/\* $(basename "$f"): " || complain "$f: first line must be '/* $(basename "$f"): what it owns'"
+  n=$(wc -l < "$f")
+  [ "$n" -le 800 ] || complain "$f: $n lines, over the 800-line ceiling: split it by responsibility"
+done
+
+exit $fail
