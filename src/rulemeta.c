@@ -1,0 +1,290 @@
+/* rulemeta.c: the json metadata blocks of rule files and pack READMEs.
+ * Owns: parsing a block with cJSON (position of a syntax error from the parse end, mapped back to
+ *       line:col of the rule file), the allowed keys, their types and values, and copying them into
+ *       gl_rule / gl_pack. A cJSON tree never leaves a function of this file.
+ * Not: the Markdown around the block (rulefile.c), cross-file checks (rules.c).
+ * Threads: stateless. */
+#include "rulefile.h"
+
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One block being validated: its text (lines joined with "\n") and where errors go. */
+typedef struct meta_ctx {
+  const gl_mdfile *md;
+  const gl_mdblock *b;
+  char *text;
+  size_t len;
+  gl_diag_list *errs;
+  int nerr;
+} meta_ctx;
+
+typedef enum { K_STRING, K_BOOL, K_STRINGS } key_kind;
+
+typedef struct key_spec {
+  const char *key;
+  key_kind kind;
+  bool required;
+} key_spec;
+
+static const key_spec rule_keys[] = {
+    {"severity", K_STRING, true},  /* error / warning / note */
+    {"precision", K_STRING, true}, /* very-high / high / medium / low */
+    {"message", K_STRING, true},   /* template with {capture} placeholders */
+    {"tags", K_STRINGS, false},
+    {"check", K_STRING, false},    /* built-in check instead of a query */
+};
+
+static const key_spec pack_keys[] = {
+    {"name", K_STRING, true},
+    {"prefix", K_STRING, true},
+    {"default", K_BOOL, true},
+    {"triggers", K_STRINGS, true},
+};
+
+#define GL_META_MAX_KEYS 8
+
+static const char *const precisions[] = {"very-high", "high", "medium", "low"};
+
+/* Line and column (1-based, bytes) in the rule file of byte off of the block text. */
+static void at_offset(const meta_ctx *c, size_t off, uint32_t *line, uint32_t *col) {
+  if (off > c->len) off = c->len;
+  uint32_t l = c->b->first_line;
+  size_t line_start = 0;
+  for (size_t i = 0; i < off; i++) {
+    if (c->text[i] != '\n') continue;
+    l++;
+    line_start = i + 1;
+  }
+  *line = l;
+  *col = (uint32_t)(off - line_start + 1);
+}
+
+static void err_at(meta_ctx *c, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void err_at(meta_ctx *c, size_t off, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  uint32_t line, col;
+  at_offset(c, off, &line, &col);
+  gl_diag_set(gl_diag_list_add(c->errs), c->md->path, line, col, "%s", msg);
+  c->nerr++;
+}
+
+static size_t skip_ws(const meta_ctx *c, size_t i) {
+  while (i < c->len && strchr(" \t\r\n", c->text[i])) i++;
+  return i;
+}
+
+/* Offset of the (nth, from 0) `"key"` used as a key (followed by ':'), else of the block's first
+ * non-blank byte. */
+static size_t key_offset_nth(const meta_ctx *c, const char *key, int nth) {
+  size_t klen = strlen(key);
+  for (const char *p = c->text; (p = strchr(p, '"')) != NULL; p++) {
+    size_t i = (size_t)(p - c->text);
+    if (i + klen + 2 > c->len || strncmp(p + 1, key, klen) != 0 || p[klen + 1] != '"') continue;
+    size_t j = skip_ws(c, i + klen + 2);
+    if (j < c->len && c->text[j] == ':' && nth-- == 0) return i;
+  }
+  return skip_ws(c, 0);
+}
+
+static size_t key_offset(const meta_ctx *c, const char *key) { return key_offset_nth(c, key, 0); }
+
+/* How many keys before it in its object have its name. */
+static int earlier_same(const cJSON *root, const cJSON *it) {
+  int n = 0;
+  for (const cJSON *o = root->child; o != it; o = o->next) n += strcmp(o->string, it->string) == 0;
+  return n;
+}
+
+/* Offset of the value of key (after its ':'), else key_offset's fallback. */
+static size_t value_offset(const meta_ctx *c, const char *key) {
+  size_t k = key_offset(c, key);
+  if (c->text[k] != '"') return k;
+  size_t j = skip_ws(c, k + strlen(key) + 2);
+  return skip_ws(c, j + 1);
+}
+
+/* Parses the block; NULL (with an error) on a syntax error or a non-object. */
+static cJSON *meta_parse(meta_ctx *c) {
+  const char *end = NULL;
+  /* len + 1 with require_null_terminated: trailing garbage after the value is an error too. */
+  cJSON *root = cJSON_ParseWithLengthOpts(c->text, c->len + 1, &end, 1);
+  if (!root) {
+    size_t off = (end && end >= c->text) ? (size_t)(end - c->text) : 0;
+    err_at(c, off, "invalid json in metadata block");
+    return NULL;
+  }
+  if (!cJSON_IsObject(root)) {
+    err_at(c, skip_ws(c, 0), "metadata must be a json object");
+    cJSON_Delete(root);
+    return NULL;
+  }
+  return root;
+}
+
+static bool is_string_array(const cJSON *v, bool nonempty) {
+  if (!cJSON_IsArray(v)) return false;
+  if (nonempty && !v->child) return false;
+  for (const cJSON *e = v->child; e; e = e->next)
+    if (!cJSON_IsString(e) || !e->valuestring[0]) return false;
+  return true;
+}
+
+/* Checks every key of root against specs: unknown, duplicate, mistyped and missing keys.
+ * found[i] receives the item of specs[i] (NULL when missing or mistyped). */
+static void check_keys(meta_ctx *c, const cJSON *root, const key_spec *specs, size_t n,
+                       const cJSON **found) {
+  bool seen[GL_META_MAX_KEYS] = {false};
+  for (const cJSON *it = root->child; it; it = it->next) {
+    size_t i = 0;
+    while (i < n && strcmp(specs[i].key, it->string) != 0) i++;
+    if (i == n) {
+      err_at(c, key_offset_nth(c, it->string, earlier_same(root, it)), "unknown metadata key '%s'",
+             it->string);
+      continue;
+    }
+    if (seen[i]) {
+      err_at(c, key_offset_nth(c, it->string, earlier_same(root, it)), "duplicate metadata key '%s'",
+             it->string);
+      continue;
+    }
+    seen[i] = true;
+    bool ok = specs[i].kind == K_STRING   ? cJSON_IsString(it)
+              : specs[i].kind == K_BOOL   ? cJSON_IsBool(it)
+                                          : is_string_array(it, specs[i].required);
+    const char *want = specs[i].kind == K_STRING ? "a string"
+                       : specs[i].kind == K_BOOL ? "true or false"
+                       : specs[i].required       ? "a non-empty array of non-empty strings"
+                                                 : "an array of non-empty strings";
+    if (!ok)
+      err_at(c, value_offset(c, it->string), "metadata field '%s' must be %s", it->string, want);
+    else
+      found[i] = it;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (specs[i].required && !seen[i])
+      err_at(c, skip_ws(c, 0), "missing metadata field '%s'", specs[i].key);
+}
+
+static char **copy_strings(const cJSON *arr, size_t *n) {
+  *n = (size_t)cJSON_GetArraySize(arr);
+  char **out = gl_xcalloc(*n ? *n : 1, sizeof(char *));
+  size_t i = 0;
+  for (const cJSON *e = arr->child; e; e = e->next) out[i++] = gl_xstrdup(e->valuestring);
+  return out;
+}
+
+static void meta_open(meta_ctx *c, const gl_mdfile *md, const gl_mdblock *b, gl_diag_list *errs) {
+  memset(c, 0, sizeof(*c));
+  c->md = md;
+  c->b = b;
+  c->errs = errs;
+  c->text = gl_rules__md_join(md, b->first_line, b->close_line - 1);
+  c->len = strlen(c->text);
+}
+
+static void rule_values(meta_ctx *c, const cJSON **f, gl_rule *r) {
+  if (f[0]) {
+    int level = gl_level_parse(f[0]->valuestring);
+    if (level < GL_LEVEL_NOTE)
+      err_at(c, value_offset(c, "severity"), "unknown severity '%s'", f[0]->valuestring);
+    else
+      r->level = (gl_level)level;
+  }
+  if (f[1]) {
+    size_t i = 0;
+    while (i < 4 && strcmp(precisions[i], f[1]->valuestring) != 0) i++;
+    if (i == 4)
+      err_at(c, value_offset(c, "precision"), "unknown precision '%s'", f[1]->valuestring);
+    else
+      r->precision = gl_xstrdup(f[1]->valuestring);
+  }
+  if (f[2] && !f[2]->valuestring[0])
+    err_at(c, value_offset(c, "message"), "metadata field 'message' must not be empty");
+  else if (f[2])
+    r->message = gl_xstrdup(f[2]->valuestring);
+  if (f[3]) r->tags = copy_strings(f[3], &r->ntags);
+  if (f[4] && !gl_rules__is_kebab(f[4]->valuestring, strlen(f[4]->valuestring)))
+    err_at(c, value_offset(c, "check"), "check name '%s' is not kebab-case", f[4]->valuestring);
+  else if (f[4])
+    r->check = gl_xstrdup(f[4]->valuestring);
+}
+
+int gl_rules__meta_rule(const gl_mdfile *md, const gl_mdblock *b, gl_rule *r, gl_diag_list *errs) {
+  meta_ctx c;
+  meta_open(&c, md, b, errs);
+  cJSON *root = meta_parse(&c);
+  if (root) {
+    const cJSON *found[GL_META_MAX_KEYS] = {NULL};
+    check_keys(&c, root, rule_keys, sizeof(rule_keys) / sizeof(rule_keys[0]), found);
+    rule_values(&c, found, r);
+    cJSON_Delete(root);
+  }
+  free(c.text);
+  return c.nerr;
+}
+
+/* "GPU" followed by one or two digits. */
+static bool is_prefix(const char *s) {
+  if (strncmp(s, "GPU", 3) != 0) return false;
+  size_t n = strlen(s + 3);
+  if (n < 1 || n > 2) return false;
+  for (size_t i = 3; s[i]; i++)
+    if (s[i] < '0' || s[i] > '9') return false;
+  return true;
+}
+
+/* A trigger is an identifier-like word: [A-Za-z_][A-Za-z0-9_]*. */
+static bool is_word(const char *s) {
+  if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || *s == '_')) return false;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+      return false;
+  return true;
+}
+
+static void pack_values(meta_ctx *c, const cJSON **f, const char *folder, gl_pack *p) {
+  if (f[0] && !gl_rules__is_kebab(f[0]->valuestring, strlen(f[0]->valuestring)))
+    err_at(c, value_offset(c, "name"), "pack name '%s' is not kebab-case", f[0]->valuestring);
+  else if (f[0] && strcmp(f[0]->valuestring, folder) != 0)
+    err_at(c, value_offset(c, "name"), "pack name '%s' does not match its folder '%s'",
+           f[0]->valuestring, folder);
+  else if (f[0])
+    p->name = gl_xstrdup(f[0]->valuestring);
+  if (f[1] && !is_prefix(f[1]->valuestring))
+    err_at(c, value_offset(c, "prefix"), "pack prefix '%s' must be 'GPU' followed by one or two digits",
+           f[1]->valuestring);
+  else if (f[1])
+    p->prefix = gl_xstrdup(f[1]->valuestring);
+  if (f[2]) p->default_on = cJSON_IsTrue(f[2]);
+  if (!f[3]) return;
+  for (const cJSON *e = f[3]->child; e; e = e->next) {
+    if (is_word(e->valuestring)) continue;
+    err_at(c, value_offset(c, "triggers"), "trigger '%s' is not a word", e->valuestring);
+    return;
+  }
+  p->triggers = copy_strings(f[3], &p->ntriggers);
+}
+
+int gl_rules__meta_pack(const gl_mdfile *md, const gl_mdblock *b, const char *folder, gl_pack *p,
+                 gl_diag_list *errs) {
+  meta_ctx c;
+  meta_open(&c, md, b, errs);
+  cJSON *root = meta_parse(&c);
+  if (root) {
+    const cJSON *found[GL_META_MAX_KEYS] = {NULL};
+    check_keys(&c, root, pack_keys, sizeof(pack_keys) / sizeof(pack_keys[0]), found);
+    pack_values(&c, found, folder, p);
+    cJSON_Delete(root);
+  }
+  free(c.text);
+  return c.nerr;
+}
