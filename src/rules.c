@@ -249,7 +249,7 @@ static bool read_rule_file(const char *path, char **data, size_t *len, gl_diag_l
   struct stat st;
   const char *bad = fstat(fd, &st) != 0     ? "cannot stat rule file"
                     : !S_ISREG(st.st_mode)   ? "not a regular file"
-                    : st.st_size > (off_t)GL_RULE_FILE_MAX_BYTES ? "rule file is larger than 4 MiB"
+                    : st.st_size > (off_t)GL_RULE_FILE_MAX_BYTES ? "larger than 4 MiB"
                                                               : NULL;
   if (bad) {
     gl_diag_set(gl_diag_list_add(errs), path, 0, 0, "cannot read rule file: %s", bad);
