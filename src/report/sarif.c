@@ -2,7 +2,10 @@
  * Owns: the SARIF document: tool.driver with its rules (enabled or referenced, ruleIndex map) and
  *       notification descriptors, originalUriBaseIds %SRCROOT%, columnKind utf16CodeUnits,
  *       results with partialFingerprints and inSource suppressions, and the invocation with
- *       executionSuccessful and toolExecutionNotifications. Deterministic: no time stamps.
+ *       executionSuccessful, workingDirectory and toolExecutionNotifications. Deterministic:
+ *       no time stamps. Checked with the SARIF 2.1.0 schema and the SARIF multitool (rule
+ *       kinds Sarif and Gh, GH1001-GH1007 on): clean, except that GH1006 rejects a result in
+ *       a file outside both %SRCROOT% and the working directory (an absolute file: URI).
  * Not: locations, URIs or line hashes (location.c), which findings exist (the engine).
  * Threads: main thread; the cJSON tree never leaves gl_sarif_write. */
 #include <cjson/cJSON.h>
@@ -13,20 +16,28 @@
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define TOOL_URI "https://github.com/gpulint/gpulint"
 
-/* Descriptor ids of notifications, indexed by gl_note_kind (tool.driver.notifications). */
+/* Descriptors of notifications, indexed by gl_note_kind (tool.driver.notifications); GitHub
+ * wants shortDescription, fullDescription and help on every descriptor. */
 static const struct {
-  const char *id, *text;
+  const char *id, *text, *help;
 } note_kinds[] = {
-    [GL_NOTE_SYNTAX_ERROR] = {"syntax-error", "The file has a syntax error; the recovered tree was linted."},
-    [GL_NOTE_PARTIAL] = {"partial-lint", "The file was linted only in part (a limit was reached)."},
-    [GL_NOTE_SKIPPED] = {"file-skipped", "The file was not linted (unreadable, too large, or too slow to parse)."},
+    [GL_NOTE_SYNTAX_ERROR] = {"syntax-error", "The file has a syntax error.",
+                              "gpulint linted the tree that tree-sitter recovered around the "
+                              "error; findings near it may be missing. Fix the syntax error."},
+    [GL_NOTE_PARTIAL] = {"partial-lint", "The file was linted only in part.",
+                         "A limit (query match limit, tree depth) was reached, so some rules did "
+                         "not see the whole file. The run counts as incomplete (exit status 2)."},
+    [GL_NOTE_SKIPPED] = {"file-skipped", "The file was not linted.",
+                         "The file could not be read, was larger than the size cap, or took "
+                         "longer than the parse time limit. The run counts as incomplete (exit "
+                         "status 2)."},
 };
 
 typedef gl_vec(const gl_rule *) rule_list;
 
 typedef struct sarif_ctx {
   const gl_run *run;
-  const char *root;  /* srcroot, or "." (the current directory) */
+  const char *root;  /* srcroot as an existing path ("/", ".") */
   rule_list rules;   /* tool.driver.rules, in order: ruleIndex = position */
 } sarif_ctx;
 
@@ -158,7 +169,9 @@ static bool add_tool(cJSON *run, const sarif_ctx *c, const char *version) {
   for (size_t i = 0; i < sizeof note_kinds / sizeof note_kinds[0]; i++) {
     cJSON *d = push_object(notes);
     if (!d || !add_text(d, "id", note_kinds[i].id) ||
-        !add_message(d, "shortDescription", note_kinds[i].text))
+        !add_message(d, "shortDescription", note_kinds[i].text) ||
+        !add_message(d, "fullDescription", note_kinds[i].help) ||
+        !add_message(d, "help", note_kinds[i].help))
       return false;
   }
   return true;
@@ -235,14 +248,15 @@ static bool add_files(cJSON *results, cJSON *notes, const sarif_ctx *c) {
   return true;
 }
 
-static bool add_srcroot(cJSON *run, const sarif_ctx *c) {
+/* o[key] = {"uri": "file:///dir/"} for an existing directory path. */
+static bool add_dir_uri(cJSON *o, const char *key, const char *path) {
   bool relative;
-  char *uri = gl_report_uri(c->root, NULL, &relative);
+  char *uri = gl_report_uri(path, NULL, &relative);
   size_t n = strlen(uri);
   char *dir = gl_xasprintf("%s%s", uri, n && uri[n - 1] == '/' ? "" : "/");
   free(uri);
-  cJSON *base = cJSON_AddObjectToObject(cJSON_AddObjectToObject(run, "originalUriBaseIds"), "%SRCROOT%");
-  bool ok = base && cJSON_AddStringToObject(base, "uri", dir);
+  cJSON *loc = cJSON_AddObjectToObject(o, key);
+  bool ok = loc && cJSON_AddStringToObject(loc, "uri", dir);
   free(dir);
   return ok;
 }
@@ -252,8 +266,11 @@ static bool build_run(cJSON *run, const sarif_ctx *c, const char *version) {
   cJSON *inv = push_object(cJSON_AddArrayToObject(run, "invocations"));
   if (!inv || !cJSON_AddBoolToObject(inv, "executionSuccessful", !gl_run_incomplete(c->run)))
     return false;
+  /* GitHub needs it (GH1006) to place absolute file: URIs of files outside %SRCROOT%. */
+  if (!add_dir_uri(inv, "workingDirectory", ".")) return false;
   cJSON *notes = cJSON_AddArrayToObject(inv, "toolExecutionNotifications");
-  if (!notes || !add_srcroot(run, c)) return false;
+  if (!notes || !add_dir_uri(cJSON_AddObjectToObject(run, "originalUriBaseIds"), "%SRCROOT%", c->root))
+    return false;
   if (!cJSON_AddStringToObject(run, "columnKind", "utf16CodeUnits")) return false;
   cJSON *results = cJSON_AddArrayToObject(run, "results");
   if (!results || !add_files(results, notes, c)) return false;
@@ -262,7 +279,9 @@ static bool build_run(cJSON *run, const sarif_ctx *c, const char *version) {
 }
 
 int gl_sarif_write(FILE *out, const gl_run *run, const gl_report_opts *opts) {
-  sarif_ctx c = {run, run->srcroot ? run->srcroot : ".", {0}};
+  /* srcroot "" is "/" (stored without its trailing slash); none means the current directory */
+  const char *base = !run->srcroot ? "." : run->srcroot[0] ? run->srcroot : "/";
+  sarif_ctx c = {run, base, {0}};
   collect_rules(&c);
   cJSON *root = cJSON_CreateObject();
   bool ok = root && cJSON_AddStringToObject(root, "$schema", SARIF_SCHEMA) &&

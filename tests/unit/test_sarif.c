@@ -1,0 +1,363 @@
+/* test_sarif.c: unit tests for src/report/sarif.c: the SARIF of a hand-built run, parsed back
+ * with cJSON and checked field by field.
+ * Owns: the output contract of DESIGN.md: $schema, version, tool.driver and its rules (enabled or
+ *       referenced, ruleIndex), problem.severity mapping, %SRCROOT%, columnKind, regions,
+ *       partialFingerprints, suppressions, invocations and notifications, valid UTF-8 strings,
+ *       byte-identical output when written twice.
+ * Not: URI and hash algorithms themselves (test_location.c).
+ * Threads: single-threaded. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cjson/cJSON.h>
+#include <cmocka.h>
+
+#include "report/report.h"
+#include "report_fixture.h"
+
+static char *write_sarif(const gl_run *run) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  assert_non_null(f);
+  gl_report_opts opts = {.color = true, .tool_version = "9.8.7"};
+  assert_int_equal(gl_report_write(f, GL_FORMAT_SARIF, run, &opts), 0);
+  fclose(f);
+  return buf;
+}
+
+static cJSON *parse(const char *text) {
+  const char *end = NULL;
+  cJSON *root = cJSON_ParseWithOpts(text, &end, 1);
+  if (!root) fail_msg("output is not JSON near offset %td", end ? end - text : -1);
+  return root;
+}
+
+/* The node at a '/'-separated path; numeric segments index arrays. NULL when absent. */
+static cJSON *at(cJSON *node, const char *path) {
+  char seg[128];
+  while (node && *path) {
+    size_t n = strcspn(path, "/");
+    snprintf(seg, sizeof seg, "%.*s", (int)n, path);
+    path += n + (path[n] == '/');
+    if (cJSON_IsArray(node)) node = cJSON_GetArrayItem(node, atoi(seg));
+    else node = cJSON_GetObjectItemCaseSensitive(node, seg);
+  }
+  return node;
+}
+
+static void check_str(cJSON *root, const char *path, const char *want) {
+  cJSON *n = at(root, path);
+  if (!cJSON_IsString(n)) fail_msg("%s: not a string", path);
+  if (strcmp(n->valuestring, want) != 0) fail_msg("%s: got '%s', want '%s'", path, n->valuestring, want);
+}
+
+static void check_int(cJSON *root, const char *path, int want) {
+  cJSON *n = at(root, path);
+  if (!cJSON_IsNumber(n)) fail_msg("%s: not a number", path);
+  if (n->valueint != want) fail_msg("%s: got %d, want %d", path, n->valueint, want);
+}
+
+static void check_size(cJSON *root, const char *path, int want) {
+  cJSON *n = at(root, path);
+  if (!cJSON_IsArray(n)) fail_msg("%s: not an array", path);
+  if (cJSON_GetArraySize(n) != want) fail_msg("%s: %d items, want %d", path, cJSON_GetArraySize(n), want);
+}
+
+static void check_missing(cJSON *root, const char *path) {
+  if (at(root, path)) fail_msg("%s: present, want absent", path);
+}
+
+static void check_bool(cJSON *root, const char *path, bool want) {
+  cJSON *n = at(root, path);
+  if (!cJSON_IsBool(n)) fail_msg("%s: not a boolean", path);
+  if (cJSON_IsTrue(n) != want) fail_msg("%s: got %d, want %d", path, cJSON_IsTrue(n), want);
+}
+
+/* Two findings and a suppressed one in /repo/src/a.py, a syntax error in a file whose name has
+ * an invalid byte and a space, a skipped file outside the root. */
+static void build_run(fixture *fx) {
+  fixture_init(fx, "/repo");
+  gl_file_result *a = fixture_file(fx, "/repo/src/a.py");
+  fixture_add(fx, a, (fixture_finding){0, GL_LEVEL_ERROR, 3, 5, 3, 14, 4, 13,
+                                       "`warp.sim` was removed in Warp 1.10", "    import warp.sim",
+                                       "1a2b3c4d5e6f7a8b:1", false});
+  fixture_add(fx, a, (fixture_finding){1, GL_LEVEL_WARNING, 7, 1, 8, 4, 1, 4,
+                                       "cuSpatial is archived \xff (bad byte)", "x = (\n  1)",
+                                       "ffff0000ffff0000:2", false});
+  fixture_add(fx, a, (fixture_finding){2, GL_LEVEL_NOTE, 9, 1, 9, 10, 1, 10,
+                                       "cuxfilter is sunset", "import cuxfilter  # noqa",
+                                       NULL, true});
+  gl_file_result *b = fixture_file(fx, "/repo/bad\xff dir/b.py");
+  fixture_note(b, GL_NOTE_SYNTAX_ERROR, GL_LEVEL_WARNING, 2, 3, "syntax error");
+  gl_file_result *c = fixture_file(fx, "/elsewhere/c.py");
+  fixture_note(c, GL_NOTE_SKIPPED, GL_LEVEL_ERROR, 0, 0, "file is larger than 4 MiB");
+}
+
+static void test_sarif_top_level(void **state) {
+  (void)state;
+  fixture fx;
+  build_run(&fx);
+  /* written from a known directory: invocations[0].workingDirectory names it */
+  char old[4096], dir[64] = "/tmp/gl_sarif_XXXXXX", cwd[4096], want_wd[4200];
+  assert_non_null(getcwd(old, sizeof old));
+  assert_non_null(mkdtemp(dir));
+  assert_int_equal(chdir(dir), 0);
+  assert_non_null(getcwd(cwd, sizeof cwd));
+  char *text = write_sarif(&fx.run);
+  assert_int_equal(chdir(old), 0);
+  rmdir(dir);
+  snprintf(want_wd, sizeof want_wd, "file://%s/", cwd);
+  cJSON *root = parse(text);
+  check_str(root, "runs/0/invocations/0/workingDirectory/uri", want_wd);
+  check_str(root, "$schema", "https://json.schemastore.org/sarif-2.1.0.json");
+  check_str(root, "version", "2.1.0");
+  check_size(root, "runs", 1);
+  check_str(root, "runs/0/tool/driver/name", "gpulint");
+  check_str(root, "runs/0/tool/driver/version", "9.8.7");
+  check_str(root, "runs/0/tool/driver/semanticVersion", "9.8.7");
+  check_str(root, "runs/0/tool/driver/informationUri", "https://github.com/gpulint/gpulint");
+  check_str(root, "runs/0/columnKind", "utf16CodeUnits");
+  check_str(root, "runs/0/originalUriBaseIds/%SRCROOT%/uri", "file:///repo/");
+  /* colour never reaches SARIF, and the text ends with one newline */
+  assert_null(strchr(text, '\x1b'));
+  assert_int_equal(text[strlen(text) - 1], '\n');
+  assert_int_not_equal(text[strlen(text) - 2], '\n');
+  cJSON_Delete(root);
+  free(text);
+  fixture_free(&fx);
+}
+
+/* Enabled rules and referenced ones (GPU103 is off but a suppressed result names it); GPU104
+ * is off and unreferenced. */
+static void test_sarif_rules(void **state) {
+  (void)state;
+  fixture fx;
+  build_run(&fx);
+  char *text = write_sarif(&fx.run);
+  cJSON *root = parse(text);
+  const char *rules = "runs/0/tool/driver/rules";
+  check_size(root, rules, 3);
+  static const char *const ids[] = {"GPU101", "GPU102", "GPU103"};
+  static const char *const names[] = {"warp-sim-removed", "cuspatial-archived", "cuxfilter-sunset"};
+  static const char *const levels[] = {"error", "warning", "note"};
+  static const char *const severities[] = {"error", "warning", "recommendation"};
+  static const char *const precisions[] = {"very-high", "high", "medium"};
+  char p[200];
+  for (int i = 0; i < 3; i++) {
+#define P(suffix) (snprintf(p, sizeof p, "%s/%d/%s", rules, i, suffix), p)
+    check_str(root, P("id"), ids[i]);
+    check_str(root, P("name"), names[i]);
+    check_str(root, P("shortDescription/text"), "Checks for a legacy library.");
+    check_str(root, P("fullDescription/text"), "Checks for a legacy library that is no longer maintained.");
+    check_str(root, P("help/text"), "What it does\nChecks for a legacy library.");
+    check_str(root, P("help/markdown"), "# rule\n\n## What it does\nChecks for a legacy library.\n");
+    check_str(root, P("defaultConfiguration/level"), levels[i]);
+    check_str(root, P("properties/precision"), precisions[i]);
+    check_str(root, P("properties/problem.severity"), severities[i]);
+    check_missing(root, P("properties/security-severity"));
+    check_size(root, P("properties/tags"), i == 0 ? 2 : 1);
+    check_str(root, P("properties/tags/0"), "legacy");
+#undef P
+  }
+  check_str(root, "runs/0/tool/driver/rules/0/properties/tags/1", "maintenance");
+  cJSON_Delete(root);
+  free(text);
+  fixture_free(&fx);
+}
+
+static void test_sarif_results(void **state) {
+  (void)state;
+  fixture fx;
+  build_run(&fx);
+  char *text = write_sarif(&fx.run);
+  cJSON *root = parse(text);
+  check_size(root, "runs/0/results", 3);
+  char p[200];
+#define R(i, suffix) (snprintf(p, sizeof p, "runs/0/results/%d/%s", i, suffix), p)
+  check_str(root, R(0, "ruleId"), "GPU101");
+  check_int(root, R(0, "ruleIndex"), 0);
+  check_str(root, R(0, "level"), "error");
+  check_str(root, R(0, "message/text"), "`warp.sim` was removed in Warp 1.10");
+  check_size(root, R(0, "locations"), 1);
+  check_str(root, R(0, "locations/0/physicalLocation/artifactLocation/uri"), "src/a.py");
+  check_str(root, R(0, "locations/0/physicalLocation/artifactLocation/uriBaseId"), "%SRCROOT%");
+  check_int(root, R(0, "locations/0/physicalLocation/region/startLine"), 3);
+  check_int(root, R(0, "locations/0/physicalLocation/region/startColumn"), 5);
+  check_int(root, R(0, "locations/0/physicalLocation/region/endLine"), 3);
+  check_int(root, R(0, "locations/0/physicalLocation/region/endColumn"), 14);
+  check_str(root, R(0, "partialFingerprints/primaryLocationLineHash"), "1a2b3c4d5e6f7a8b:1");
+  check_missing(root, R(0, "suppressions"));
+
+  check_str(root, R(1, "ruleId"), "GPU102");
+  check_int(root, R(1, "ruleIndex"), 1);
+  check_str(root, R(1, "level"), "warning");
+  /* the invalid byte became U+FFFD: the string is valid UTF-8 */
+  check_str(root, R(1, "message/text"), "cuSpatial is archived \xef\xbf\xbd (bad byte)");
+  check_int(root, R(1, "locations/0/physicalLocation/region/startLine"), 7);
+  check_int(root, R(1, "locations/0/physicalLocation/region/startColumn"), 1);
+  check_int(root, R(1, "locations/0/physicalLocation/region/endLine"), 8);
+  check_int(root, R(1, "locations/0/physicalLocation/region/endColumn"), 4);
+  check_str(root, R(1, "partialFingerprints/primaryLocationLineHash"), "ffff0000ffff0000:2");
+
+  check_str(root, R(2, "ruleId"), "GPU103");
+  check_int(root, R(2, "ruleIndex"), 2);
+  check_str(root, R(2, "level"), "note");
+  check_missing(root, R(2, "partialFingerprints"));
+  check_size(root, R(2, "suppressions"), 1);
+  check_str(root, R(2, "suppressions/0/kind"), "inSource");
+#undef R
+  cJSON_Delete(root);
+  free(text);
+  fixture_free(&fx);
+}
+
+static void test_sarif_notifications(void **state) {
+  (void)state;
+  fixture fx;
+  build_run(&fx);
+  char *text = write_sarif(&fx.run);
+  cJSON *root = parse(text);
+  check_size(root, "runs/0/invocations", 1);
+  /* a skipped file makes the run incomplete */
+  check_bool(root, "runs/0/invocations/0/executionSuccessful", false);
+  const char *n0 = "runs/0/invocations/0/toolExecutionNotifications/0/";
+  const char *n1 = "runs/0/invocations/0/toolExecutionNotifications/1/";
+  char p[200];
+#define N(base, suffix) (snprintf(p, sizeof p, "%s%s", base, suffix), p)
+  check_size(root, "runs/0/invocations/0/toolExecutionNotifications", 2);
+  check_str(root, N(n0, "level"), "warning");
+  check_str(root, N(n0, "message/text"), "syntax error");
+  check_str(root, N(n0, "descriptor/id"), "syntax-error");
+  check_int(root, N(n0, "descriptor/index"), 0);
+  check_str(root, N(n0, "locations/0/physicalLocation/artifactLocation/uri"), "bad%FF%20dir/b.py");
+  check_str(root, N(n0, "locations/0/physicalLocation/artifactLocation/uriBaseId"), "%SRCROOT%");
+  check_int(root, N(n0, "locations/0/physicalLocation/region/startLine"), 2);
+  check_int(root, N(n0, "locations/0/physicalLocation/region/startColumn"), 3);
+  check_missing(root, N(n0, "locations/0/physicalLocation/region/endLine"));
+
+  check_str(root, N(n1, "level"), "error");
+  check_str(root, N(n1, "message/text"), "file is larger than 4 MiB");
+  check_str(root, N(n1, "descriptor/id"), "file-skipped");
+  check_int(root, N(n1, "descriptor/index"), 2);
+  check_str(root, N(n1, "locations/0/physicalLocation/artifactLocation/uri"), "file:///elsewhere/c.py");
+  check_missing(root, N(n1, "locations/0/physicalLocation/artifactLocation/uriBaseId"));
+  check_missing(root, N(n1, "locations/0/physicalLocation/region"));
+#undef N
+  /* the descriptors the notifications point at */
+  check_size(root, "runs/0/tool/driver/notifications", 3);
+  check_str(root, "runs/0/tool/driver/notifications/0/id", "syntax-error");
+  check_str(root, "runs/0/tool/driver/notifications/1/id", "partial-lint");
+  check_str(root, "runs/0/tool/driver/notifications/2/id", "file-skipped");
+  cJSON_Delete(root);
+  free(text);
+  fixture_free(&fx);
+}
+
+/* A syntax error alone is not incomplete; a run without notes has no notification array. */
+static void test_sarif_execution_successful(void **state) {
+  (void)state;
+  fixture fx;
+  fixture_init(&fx, "/repo");
+  gl_file_result *b = fixture_file(&fx, "/repo/b.py");
+  fixture_note(b, GL_NOTE_SYNTAX_ERROR, GL_LEVEL_WARNING, 1, 1, "syntax error");
+  char *text = write_sarif(&fx.run);
+  cJSON *root = parse(text);
+  check_bool(root, "runs/0/invocations/0/executionSuccessful", true);
+  check_size(root, "runs/0/invocations/0/toolExecutionNotifications", 1);
+  cJSON_Delete(root);
+  free(text);
+  fixture_free(&fx);
+
+  fixture_init(&fx, "/repo");
+  fixture_file(&fx, "/repo/clean.py");
+  text = write_sarif(&fx.run);
+  root = parse(text);
+  check_bool(root, "runs/0/invocations/0/executionSuccessful", true);
+  check_missing(root, "runs/0/invocations/0/toolExecutionNotifications");
+  check_size(root, "runs/0/results", 0);
+  /* only the two enabled rules */
+  check_size(root, "runs/0/tool/driver/rules", 2);
+  check_str(root, "runs/0/tool/driver/rules/1/id", "GPU102");
+  cJSON_Delete(root);
+  free(text);
+  fixture_free(&fx);
+}
+
+/* A PARTIAL note is incomplete too. */
+static void test_sarif_partial(void **state) {
+  (void)state;
+  fixture fx;
+  fixture_init(&fx, "/repo");
+  gl_file_result *b = fixture_file(&fx, "/repo/deep.py");
+  fixture_note(b, GL_NOTE_PARTIAL, GL_LEVEL_ERROR, 0, 0, "query match limit exceeded");
+  char *text = write_sarif(&fx.run);
+  cJSON *root = parse(text);
+  check_bool(root, "runs/0/invocations/0/executionSuccessful", false);
+  check_str(root, "runs/0/invocations/0/toolExecutionNotifications/0/descriptor/id", "partial-lint");
+  check_str(root, "runs/0/invocations/0/toolExecutionNotifications/0/locations/0/physicalLocation/artifactLocation/uri",
+            "deep.py");
+  cJSON_Delete(root);
+  free(text);
+  fixture_free(&fx);
+}
+
+/* Root "/" (srcroot stored as "") and a srcroot whose name needs escaping. */
+static void test_sarif_srcroot_forms(void **state) {
+  (void)state;
+  fixture fx;
+  fixture_init(&fx, "/my repo/\xc3\xa9");
+  fixture_add(&fx, fixture_file(&fx, "/my repo/\xc3\xa9/x.py"),
+              (fixture_finding){0, GL_LEVEL_ERROR, 1, 1, 1, 2, 1, 2, "m", "x", NULL, false});
+  char *text = write_sarif(&fx.run);
+  cJSON *root = parse(text);
+  check_str(root, "runs/0/originalUriBaseIds/%SRCROOT%/uri", "file:///my%20repo/%C3%A9/");
+  check_str(root, "runs/0/results/0/locations/0/physicalLocation/artifactLocation/uri", "x.py");
+  cJSON_Delete(root);
+  free(text);
+  fixture_free(&fx);
+
+  fixture_init(&fx, "");
+  fixture_add(&fx, fixture_file(&fx, "/x.py"),
+              (fixture_finding){0, GL_LEVEL_ERROR, 1, 1, 1, 2, 1, 2, "m", "x", NULL, false});
+  text = write_sarif(&fx.run);
+  root = parse(text);
+  check_str(root, "runs/0/originalUriBaseIds/%SRCROOT%/uri", "file:///");
+  check_str(root, "runs/0/results/0/locations/0/physicalLocation/artifactLocation/uri", "x.py");
+  cJSON_Delete(root);
+  free(text);
+  fixture_free(&fx);
+}
+
+static void test_sarif_deterministic(void **state) {
+  (void)state;
+  fixture fx;
+  build_run(&fx);
+  char *a = write_sarif(&fx.run);
+  fx.run.elapsed_s = 99.5; /* time never reaches SARIF */
+  char *b = write_sarif(&fx.run);
+  assert_string_equal(a, b);
+  free(a);
+  free(b);
+  fixture_free(&fx);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_sarif_top_level),
+      cmocka_unit_test(test_sarif_rules),
+      cmocka_unit_test(test_sarif_results),
+      cmocka_unit_test(test_sarif_notifications),
+      cmocka_unit_test(test_sarif_execution_successful),
+      cmocka_unit_test(test_sarif_partial),
+      cmocka_unit_test(test_sarif_srcroot_forms),
+      cmocka_unit_test(test_sarif_deterministic),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
