@@ -151,6 +151,24 @@ static void add_checks(gl_matcher *m, const gl_ruleset *set, gl_diag_list *errs)
   }
 }
 
+static bool diag_before(const gl_diag *a, const gl_diag *b) {
+  int c = strcmp(a->path, b->path);
+  if (c) return c < 0;
+  if (a->line != b->line) return a->line < b->line;
+  return a->col < b->col;
+}
+
+/* Orders errs[from..] by file, line, column (stable: insertion sort over a few errors), so they
+ * read in rule order whichever pass found them. */
+static void sort_errors(gl_diag_list *errs, size_t from) {
+  for (size_t i = from + 1; i < errs->len; i++) {
+    gl_diag d = errs->data[i];
+    size_t j = i;
+    for (; j > from && diag_before(&d, &errs->data[j - 1]); j--) errs->data[j] = errs->data[j - 1];
+    errs->data[j] = d;
+  }
+}
+
 gl_matcher *gl_match_new(const gl_ruleset *set, const TSLanguage *lang, gl_diag_list *errs) {
   size_t nerr = errs->len;
   gl_matcher *m = gl_xcalloc(1, sizeof(*m));
@@ -168,6 +186,7 @@ gl_matcher *gl_match_new(const gl_ruleset *set, const TSLanguage *lang, gl_diag_
   gl_vec_free(&rules);
   add_checks(m, set, errs);
   if (errs->len == nerr) return m;
+  sort_errors(errs, nerr);
   gl_match_free(m);
   return NULL;
 }

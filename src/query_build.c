@@ -179,11 +179,13 @@ void gl_query_error(const gl_rule *rule, TSQueryError type, uint32_t offset, gl_
   const char *q = rule->query ? rule->query : "";
   uint32_t len = (uint32_t)strlen(q);
   if (offset > len) offset = len;
-  uint32_t line, col;
-  gl_query_position(rule, offset, &line, &col);
   char tok[TOKEN_MAX + 8] = "";
   bool at_end = gl_query_skip_space(q, offset, len) == len;
   if (!at_end) token_at(q, len, offset, tok, sizeof(tok));
+  /* "at end of query" points just past the last token, not at the closing fence's line */
+  while (at_end && offset > 0 && is_space(q[offset - 1])) offset--;
+  uint32_t line, col;
+  gl_query_position(rule, offset, &line, &col);
   gl_diag *d = gl_diag_list_add(errs);
   switch (type) {
     case TSQueryErrorSyntax:
