@@ -26,6 +26,7 @@ typedef struct seen_slot {
 struct gl_match_ctx {
   const gl_matcher *m;
   TSQueryCursor *cursor;
+  pcre2_general_context *gctx;  /* routes PCRE2's per-worker allocations through gl_xmalloc */
   pcre2_jit_stack *jit;
   gl_pred_env env;
   bool *regex_noted;            /* per query rule: regex limit already noted for this file */
@@ -34,18 +35,28 @@ struct gl_match_ctx {
   uint32_t gen;
 };
 
+static void *pcre2_xmalloc(PCRE2_SIZE size, void *data) {
+  (void)data;
+  return gl_xmalloc(size);
+}
+
+static void pcre2_xfree(void *ptr, void *data) {
+  (void)data;
+  free(ptr);
+}
+
 gl_match_ctx *gl_match_ctx_new(const gl_matcher *m, uint32_t match_limit) {
   gl_match_ctx *ctx = gl_xcalloc(1, sizeof(*ctx));
   ctx->m = m;
   ctx->cursor = ts_query_cursor_new();
   ts_query_cursor_set_match_limit(ctx->cursor, match_limit ? match_limit : DEFAULT_MATCH_LIMIT);
-  ctx->env.md = pcre2_match_data_create(1, NULL);
-  ctx->env.mctx = pcre2_match_context_create(NULL);
-  if (!ctx->env.md || !ctx->env.mctx) gl_xmalloc((size_t)-1);   /* out of memory: exit 2 */
+  ctx->gctx = pcre2_general_context_create(pcre2_xmalloc, pcre2_xfree, NULL);
+  ctx->env.md = pcre2_match_data_create(1, ctx->gctx);
+  ctx->env.mctx = pcre2_match_context_create(ctx->gctx);
   pcre2_set_match_limit(ctx->env.mctx, REGEX_MATCH_LIMIT);
   pcre2_set_depth_limit(ctx->env.mctx, REGEX_DEPTH_LIMIT);
   pcre2_set_heap_limit(ctx->env.mctx, REGEX_HEAP_LIMIT_KIB);
-  ctx->jit = pcre2_jit_stack_create(JIT_STACK_MIN, JIT_STACK_MAX, NULL);
+  ctx->jit = pcre2_jit_stack_create(JIT_STACK_MIN, JIT_STACK_MAX, ctx->gctx);
   if (ctx->jit) pcre2_jit_stack_assign(ctx->env.mctx, NULL, ctx->jit);
   ctx->regex_noted = gl_xcalloc(m && m->rules.len ? m->rules.len : 1, sizeof(bool));
   return ctx;
@@ -57,6 +68,7 @@ void gl_match_ctx_free(gl_match_ctx *ctx) {
   pcre2_match_data_free(ctx->env.md);
   pcre2_match_context_free(ctx->env.mctx);
   pcre2_jit_stack_free(ctx->jit);
+  pcre2_general_context_free(ctx->gctx);
   free(ctx->regex_noted);
   free(ctx->seen);
   free(ctx);
@@ -197,7 +209,7 @@ static void run_checks(gl_match_ctx *ctx, const TSTree *tree, gl_file_result *ou
 
 void gl_match_run(gl_match_ctx *ctx, const gl_source *src, const TSTree *tree,
                   const gl_model *model, gl_file_result *out) {
-  if (!ctx || !src || !tree || !out) return;
+  if (!ctx || !ctx->m || !src || !tree || !out) return;
   begin_file(ctx, src, model);
   if (ctx->m->query) run_query(ctx, tree, out);
   run_checks(ctx, tree, out);
