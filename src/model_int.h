@@ -1,8 +1,8 @@
-/* model_int.h: what model.c and model_names.c share (not a public contract).
- * Owns: the scope tree and the per-scope bindings of one file (gl_model__names): binding and
- *       declaration events collected during the walk, then folded into one hash table keyed by
- *       (scope, name); the lookup that follows Python's LEGB rule.
- * Not: walking the tree or deciding what binds (model.c).
+/* model_int.h: what model.c, model_walk.c and model_names.c share (not a public contract).
+ * Owns: the layout of gl_model (node index records, node kinds, field ids) and the interfaces
+ *       between the three files: names and scopes (model_names.c), the walk (model_walk.c), the
+ *       index and text helpers (model.c).
+ * Not: any behaviour; each function is documented here and owned by the file named above it.
  * Threads: a gl_model__names belongs to one model, hence to one worker. */
 #ifndef GL_MODEL_INT_H
 #define GL_MODEL_INT_H
@@ -10,10 +10,15 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <tree_sitter/api.h>
+#include "load.h"
+#include "model.h"
 #include "vec.h"
 
 #define GL_MODEL__NONE UINT32_MAX
 #define GL_MODEL__MODULE_SCOPE 0u
+
+/* ---- scopes and bindings (model_names.c) ----------------------------------------------------- */
 
 typedef enum gl_model__scope_kind {
   GL_SCOPE_MODULE,
@@ -84,5 +89,108 @@ bool gl_model__lookup(const gl_model__names *n, uint32_t scope, const char *name
 
 /* The nearest scope at or above `scope` that is not a comprehension (where `:=` binds). */
 uint32_t gl_model__walrus_scope(const gl_model__names *n, uint32_t scope);
+
+/* ---- the node index and the file (model.c) --------------------------------------------------- */
+
+/* Node kinds the model looks at (named node types of tree-sitter-python); GL_K_NONE is every
+ * other node. One list makes both the enum and model.c's name table. */
+#define GL_MODEL__KINDS(X) \
+  X(GL_K_ALIASED_IMPORT, "aliased_import") \
+  X(GL_K_AS_PATTERN, "as_pattern") \
+  X(GL_K_AS_PATTERN_TARGET, "as_pattern_target") \
+  X(GL_K_ASSIGNMENT, "assignment") \
+  X(GL_K_ATTRIBUTE, "attribute") \
+  X(GL_K_AUGMENTED_ASSIGNMENT, "augmented_assignment") \
+  X(GL_K_CLASS_DEFINITION, "class_definition") \
+  X(GL_K_COMMENT, "comment") \
+  X(GL_K_DEFAULT_PARAMETER, "default_parameter") \
+  X(GL_K_DICTIONARY_COMPREHENSION, "dictionary_comprehension") \
+  X(GL_K_DICTIONARY_SPLAT_PATTERN, "dictionary_splat_pattern") \
+  X(GL_K_DOTTED_NAME, "dotted_name") \
+  X(GL_K_EXPRESSION_LIST, "expression_list") \
+  X(GL_K_FOR_IN_CLAUSE, "for_in_clause") \
+  X(GL_K_FOR_STATEMENT, "for_statement") \
+  X(GL_K_FUNCTION_DEFINITION, "function_definition") \
+  X(GL_K_FUTURE_IMPORT_STATEMENT, "future_import_statement") \
+  X(GL_K_GENERATOR_EXPRESSION, "generator_expression") \
+  X(GL_K_GLOBAL_STATEMENT, "global_statement") \
+  X(GL_K_IDENTIFIER, "identifier") \
+  X(GL_K_IMPORT_FROM_STATEMENT, "import_from_statement") \
+  X(GL_K_IMPORT_STATEMENT, "import_statement") \
+  X(GL_K_KEYWORD_ARGUMENT, "keyword_argument") \
+  X(GL_K_LAMBDA, "lambda") \
+  X(GL_K_LAMBDA_PARAMETERS, "lambda_parameters") \
+  X(GL_K_LIST, "list") \
+  X(GL_K_LIST_COMPREHENSION, "list_comprehension") \
+  X(GL_K_LIST_PATTERN, "list_pattern") \
+  X(GL_K_LIST_SPLAT, "list_splat") \
+  X(GL_K_LIST_SPLAT_PATTERN, "list_splat_pattern") \
+  X(GL_K_NAMED_EXPRESSION, "named_expression") \
+  X(GL_K_NONLOCAL_STATEMENT, "nonlocal_statement") \
+  X(GL_K_PARAMETERS, "parameters") \
+  X(GL_K_PARENTHESIZED_EXPRESSION, "parenthesized_expression") \
+  X(GL_K_PATTERN_LIST, "pattern_list") \
+  X(GL_K_SET_COMPREHENSION, "set_comprehension") \
+  X(GL_K_TUPLE, "tuple") \
+  X(GL_K_TUPLE_PATTERN, "tuple_pattern") \
+  X(GL_K_TYPED_DEFAULT_PARAMETER, "typed_default_parameter") \
+  X(GL_K_TYPED_PARAMETER, "typed_parameter") \
+  X(GL_K_WHILE_STATEMENT, "while_statement")
+
+#define GL_MODEL__KIND_ENUM(id, name) id,
+typedef enum gl_model__kind {
+  GL_K_NONE,
+  GL_MODEL__KINDS(GL_MODEL__KIND_ENUM)
+  GL_K_COUNT
+} gl_model__kind;
+
+enum { GL_REC_IN_LOOP = 1, GL_REC_NOT_NAME = 2 };   /* gl_model__rec.flags */
+
+typedef struct gl_model__rec {
+  TSNode node;
+  uint32_t parent;   /* index of the nearest named ancestor; GL_MODEL__NONE for the root */
+  uint32_t scope;    /* scope where names in this node are looked up */
+  TSFieldId field;   /* field under which it sits in its parent; 0 for none */
+  uint8_t kind;
+  uint8_t flags;     /* GL_REC_* */
+} gl_model__rec;
+
+typedef struct gl_model__fields {
+  TSFieldId alias, attribute, body, left, module_name, name, object, parameters, right, type;
+} gl_model__fields;
+
+struct gl_model {
+  const gl_source *src;
+  const TSTree *tree;
+  gl_vec(gl_model__rec) nodes;      /* every named node, in document order */
+  uint32_t *slots;             /* node index + 1, keyed by TSNode.id; 0 = empty */
+  size_t nslots;               /* power of two, at least twice the node count */
+  gl_vec(gl_comment) comments;
+  uint32_t max_depth;
+  gl_model__names names;
+  uint8_t *kinds;              /* kind of each symbol of the language */
+  uint32_t nsymbols;
+  gl_model__fields f;
+};
+
+static inline gl_model__kind gl_model__kind_of(const gl_model *m, TSNode n) {
+  TSSymbol s = ts_node_symbol(n);
+  return s < m->nsymbols ? (gl_model__kind)m->kinds[s] : GL_K_NONE;
+}
+
+/* The bytes of n in the source (clamped to it). */
+const char *gl_model__text(const gl_model *m, TSNode n, size_t *len);
+
+/* Copies the identifiers and dots of a dotted_name, without the whitespace, line continuations
+ * and comments between them, into out (at most cap bytes). Returns the full length. */
+size_t gl_model__dotted_copy(const gl_model *m, TSNode n, char *out, size_t cap);
+
+/* Appends a record to the index; returns its index. */
+uint32_t gl_model__index_add(gl_model *m, const gl_model__rec *r);
+
+/* ---- the walk (model_walk.c) ----------------------------------------------------------------- */
+
+/* Walks the tree once: fills the index, the comments, the depth and the binding events. */
+void gl_model__walk(gl_model *m, TSNode root);
 
 #endif
