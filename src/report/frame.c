@@ -26,8 +26,14 @@ static void render_line(rendered *r, const char *s, size_t len, uint32_t start_c
   size_t col = 0, k = 0;
   bool have_start = false, have_end = false;
   for (size_t i = 0; i < len; k++) {
-    if (k + 1 == start_cp) r->start = col, have_start = true;
-    if (k + 1 == end_cp) r->end = col, have_end = true;
+    if (k + 1 == start_cp) {
+      r->start = col;
+      have_start = true;
+    }
+    if (k + 1 == end_cp) {
+      r->end = col;
+      have_end = true;
+    }
     uint32_t cp;
     bool invalid;
     i += gl_report__utf8_next(s, len, i, false, &cp, &invalid);
@@ -48,7 +54,7 @@ static void render_line(rendered *r, const char *s, size_t len, uint32_t start_c
 
 static size_t digits(uint32_t n) {
   size_t d = 1;
-  while (n >= 10) n /= 10, d++;
+  for (; n >= 10; n /= 10) d++;
   return d;
 }
 
@@ -76,9 +82,11 @@ static void caret_line(FILE *out, size_t width, const rendered *r, const gl_find
 
 void gl_report__frame(FILE *out, const gl_finding *x, const gl_report_opts *opts) {
   if (!x->snippet) return;
-  uint32_t nlines = 1;
+  uint32_t nlines = 1; /* lines in the snippet (the engine may have cut it short) */
   for (const char *p = x->snippet; *p; p++) nlines += *p == '\n';
   uint32_t shown = nlines > GL_FRAME_MAX_LINES ? GL_FRAME_MAX_LINES : nlines;
+  uint32_t spanned = x->region.end_line > x->region.start_line
+                         ? x->region.end_line - x->region.start_line + 1 : 1;
   size_t width = digits(x->region.start_line + shown - 1);
   gutter(out, width, 0, opts);
   fputc('\n', out);
@@ -95,7 +103,7 @@ void gl_report__frame(FILE *out, const gl_finding *x, const gl_report_opts *opts
     gl_vec_free(&r.text);
     line += len + (line[len] == '\n');
   }
-  if (nlines > shown) {
+  if (nlines > shown || spanned > shown) {
     gutter(out, width, 0, opts);
     fputs(" ...\n", out);
   }

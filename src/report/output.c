@@ -79,13 +79,14 @@ int gl_output_open(gl_output *o, const char *path) {
   }
   o->path = gl_xstrdup(path);
   struct stat st;
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+  bool exists = stat(path, &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) {
     fail(o, EISDIR, "write", path);
     free(o->path);
     o->path = NULL;
     return GL_EIO;
   }
-  if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) return open_in_place(o);
+  if (exists && !S_ISREG(st.st_mode)) return open_in_place(o);
   int fd = create_temp(o);
   if (fd < 0) {
     char *pattern = gl_xasprintf("%s.XXXXXX", path);

@@ -35,10 +35,16 @@ static const struct {
 
 typedef gl_vec(const gl_rule *) rule_list;
 
+typedef struct rule_slot {
+  uintptr_t key;   /* the rule's address */
+  uint32_t index;  /* its ruleIndex */
+} rule_slot;
+
 typedef struct sarif_ctx {
   const gl_run *run;
-  const char *root;  /* srcroot as an existing path ("/", ".") */
-  rule_list rules;   /* tool.driver.rules, in order: ruleIndex = position */
+  const char *root;             /* srcroot as an existing path ("/", ".") */
+  rule_list rules;              /* tool.driver.rules, in order: ruleIndex = position */
+  gl_vec(rule_slot) map;        /* rule address -> ruleIndex, sorted by address */
 } sarif_ctx;
 
 static const char *sarif_level(gl_level level) {
@@ -95,34 +101,70 @@ static bool push_text(cJSON *array, const char *value) {
 
 /* ---- rules ---------------------------------------------------------------------------------- */
 
-static long rule_index(const sarif_ctx *c, const gl_rule *rule) {
-  for (size_t i = 0; i < c->rules.len; i++)
-    if (c->rules.data[i] == rule) return (long)i;
-  return -1;
+static int cmp_slot(const void *pa, const void *pb) {
+  const rule_slot *a = pa, *b = pb;
+  return a->key < b->key ? -1 : a->key > b->key;
 }
 
-static bool referenced(const rule_list *refs, const gl_rule *rule) {
-  for (size_t i = 0; i < refs->len; i++)
-    if (refs->data[i] == rule) return true;
-  return false;
+static int cmp_rule_ptr(const void *pa, const void *pb) {
+  uintptr_t a = (uintptr_t) * (const gl_rule *const *)pa, b = (uintptr_t) * (const gl_rule *const *)pb;
+  return a < b ? -1 : a > b;
+}
+
+static int cmp_rule_id(const void *pa, const void *pb) {
+  return strcmp((*(const gl_rule *const *)pa)->id, (*(const gl_rule *const *)pb)->id);
+}
+
+/* ruleIndex of rule (a binary search in the map), or -1. */
+static long rule_index(const sarif_ctx *c, const gl_rule *rule) {
+  rule_slot key = {(uintptr_t)rule, 0};
+  const rule_slot *s = c->map.len ? bsearch(&key, c->map.data, c->map.len, sizeof key, cmp_slot) : NULL;
+  return s ? (long)s->index : -1;
+}
+
+/* Appends rules to the driver's list and to the index map (kept sorted). */
+static void append_rules(sarif_ctx *c, const gl_rule *const *rules, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    rule_slot slot = {(uintptr_t)rules[i], (uint32_t)c->rules.len};
+    gl_vec_push(&c->map, slot);
+    gl_vec_push(&c->rules, rules[i]);
+  }
+  if (c->map.len > 1) qsort(c->map.data, c->map.len, sizeof *c->map.data, cmp_slot);
+}
+
+/* The distinct rules that results name, sorted by address (for bsearch). */
+static rule_list referenced_rules(const gl_run *run) {
+  rule_list refs = {0};
+  for (size_t i = 0; i < run->files.len; i++) {
+    const gl_file_result *f = &run->files.data[i];
+    for (size_t j = 0; j < f->findings.len; j++) gl_vec_push(&refs, f->findings.data[j].rule);
+  }
+  if (refs.len > 1) qsort(refs.data, refs.len, sizeof *refs.data, cmp_rule_ptr);
+  size_t n = 0;
+  for (size_t i = 0; i < refs.len; i++)
+    if (n == 0 || refs.data[n - 1] != refs.data[i]) refs.data[n++] = refs.data[i];
+  refs.len = n;
+  return refs;
 }
 
 /* Every rule of the ruleset that is enabled or that some result names, in ruleset order, then
- * any rule a result names that the ruleset lacks. */
+ * (sorted by id) any rule a result names that the ruleset lacks. */
 static void collect_rules(sarif_ctx *c) {
-  rule_list refs = {0};
-  for (size_t i = 0; i < c->run->files.len; i++) {
-    const gl_file_result *f = &c->run->files.data[i];
-    for (size_t j = 0; j < f->findings.len; j++)
-      if (!referenced(&refs, f->findings.data[j].rule)) gl_vec_push(&refs, f->findings.data[j].rule);
-  }
+  rule_list refs = referenced_rules(c->run);
+  rule_list keep = {0};
   const gl_ruleset *set = c->run->rules;
   for (size_t i = 0; set && i < set->rules.len; i++) {
     const gl_rule *r = set->rules.data[i];
-    if (r->enabled || referenced(&refs, r)) gl_vec_push(&c->rules, r);
+    bool named = refs.len && bsearch(&r, refs.data, refs.len, sizeof r, cmp_rule_ptr);
+    if (r->enabled || named) gl_vec_push(&keep, r);
   }
+  append_rules(c, keep.data, keep.len);
+  keep.len = 0;
   for (size_t i = 0; i < refs.len; i++)
-    if (rule_index(c, refs.data[i]) < 0) gl_vec_push(&c->rules, refs.data[i]);
+    if (rule_index(c, refs.data[i]) < 0) gl_vec_push(&keep, refs.data[i]);
+  if (keep.len > 1) qsort(keep.data, keep.len, sizeof *keep.data, cmp_rule_id);
+  append_rules(c, keep.data, keep.len);
+  gl_vec_free(&keep);
   gl_vec_free(&refs);
 }
 
@@ -281,7 +323,7 @@ static bool build_run(cJSON *run, const sarif_ctx *c, const char *version) {
 int gl_sarif_write(FILE *out, const gl_run *run, const gl_report_opts *opts) {
   /* srcroot "" is "/" (stored without its trailing slash); none means the current directory */
   const char *base = !run->srcroot ? "." : run->srcroot[0] ? run->srcroot : "/";
-  sarif_ctx c = {run, base, {0}};
+  sarif_ctx c = {run, base, {0}, {0}};
   collect_rules(&c);
   cJSON *root = cJSON_CreateObject();
   bool ok = root && cJSON_AddStringToObject(root, "$schema", SARIF_SCHEMA) &&
@@ -292,6 +334,7 @@ int gl_sarif_write(FILE *out, const gl_run *run, const gl_report_opts *opts) {
   char *text = ok ? cJSON_PrintBuffered(root, 1 << 16, 1) : NULL;
   cJSON_Delete(root);
   gl_vec_free(&c.rules);
+  gl_vec_free(&c.map);
   if (!text) return GL_EIO;
   fputs(text, out);
   fputc('\n', out);

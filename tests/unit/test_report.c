@@ -298,6 +298,44 @@ static void test_frame_edges(void **state) {
   fixture_free(&fx);
 }
 
+/* The engine cuts snippets at 5 lines: "..." follows when the region spans more lines than the
+ * frame shows, not when it spans exactly as many. */
+static void test_frame_elision_by_region(void **state) {
+  (void)state;
+  fixture fx;
+  fixture_init(&fx, "/repo");
+  gl_file_result *f = fixture_file(&fx, "r.py");
+  fixture_add(&fx, f, (fixture_finding){1, GL_LEVEL_WARNING, 1, 1, 5, 2, 1, 2, "five",
+                                        "a\nb\nc\nd\ne", NULL, false});
+  fixture_add(&fx, f, (fixture_finding){1, GL_LEVEL_WARNING, 6, 1, 30, 2, 1, 2, "many",
+                                        "f\ng\nh\ni\nj", NULL, false});
+  char *got = render(&fx.run, GL_FORMAT_FULL, false, true);
+  assert_string_equal(got,
+                      "r.py:1:1: GPU102 five\n"
+                      "  |\n"
+                      "1 | a\n"
+                      "  | ^ GPU102\n"
+                      "2 | b\n"
+                      "3 | c\n"
+                      "4 | d\n"
+                      "5 | e\n"
+                      "  |\n"
+                      "\n"
+                      "r.py:6:1: GPU102 many\n"
+                      "   |\n"
+                      " 6 | f\n"
+                      "   | ^ GPU102\n"
+                      " 7 | g\n"
+                      " 8 | h\n"
+                      " 9 | i\n"
+                      "10 | j\n"
+                      "   | ...\n"
+                      "   |\n"
+                      "\n");
+  free(got);
+  fixture_free(&fx);
+}
+
 static void test_summary_variants(void **state) {
   (void)state;
   fixture fx;
@@ -348,6 +386,7 @@ int main(void) {
       cmocka_unit_test(test_json),             cmocka_unit_test(test_json_edge_cases),
       cmocka_unit_test(test_colour),           cmocka_unit_test(test_terminal_escapes),
       cmocka_unit_test(test_frame_columns),    cmocka_unit_test(test_frame_edges),
+      cmocka_unit_test(test_frame_elision_by_region),
       cmocka_unit_test(test_summary_variants), cmocka_unit_test(test_write_error),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

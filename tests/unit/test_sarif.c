@@ -335,6 +335,63 @@ static void test_sarif_srcroot_forms(void **state) {
   fixture_free(&fx);
 }
 
+/* Rules that results name but the ruleset lacks come after the ruleset's, sorted by id; each
+ * result's ruleIndex points at its own rule whatever the order of the results. */
+static void test_sarif_rules_outside_ruleset(void **state) {
+  (void)state;
+  fixture fx;
+  fixture_init(&fx, "/repo");
+  gl_rule extra[2];
+  memset(extra, 0, sizeof extra);
+  extra[0].id = (char *)"GPU999";
+  extra[1].id = (char *)"GPU900";
+  gl_file_result *f = fixture_file(&fx, "/repo/x.py");
+  fixture_add(&fx, f, (fixture_finding){1, GL_LEVEL_WARNING, 1, 1, 1, 2, 1, 2, "a", "x", NULL, false});
+  fixture_add(&fx, f, (fixture_finding){0, GL_LEVEL_ERROR, 2, 1, 2, 2, 1, 2, "b", "x", NULL, false});
+  gl_finding *x = gl_vec_grow(&f->findings);
+  x->rule = &extra[0];
+  x->level = GL_LEVEL_NOTE;
+  x->region.start_line = x->region.end_line = 3;
+  x->message = strdup("c");
+  x = gl_vec_grow(&f->findings);
+  x->rule = &extra[1];
+  x->level = GL_LEVEL_NOTE;
+  x->region.start_line = x->region.end_line = 4;
+  x->message = strdup("d");
+  fixture_add(&fx, f, (fixture_finding){1, GL_LEVEL_WARNING, 5, 1, 5, 2, 1, 2, "e", "x", NULL, false});
+  char *text = write_sarif(&fx.run);
+  cJSON *root = parse(text);
+  check_size(root, "runs/0/tool/driver/rules", 4);
+  check_str(root, "runs/0/tool/driver/rules/0/id", "GPU101");
+  check_str(root, "runs/0/tool/driver/rules/1/id", "GPU102");
+  check_str(root, "runs/0/tool/driver/rules/2/id", "GPU900");
+  check_str(root, "runs/0/tool/driver/rules/3/id", "GPU999");
+  /* a rule without texts still has every description GitHub wants */
+  check_str(root, "runs/0/tool/driver/rules/2/shortDescription/text", "GPU900");
+  check_str(root, "runs/0/tool/driver/rules/2/fullDescription/text", "GPU900");
+  check_str(root, "runs/0/tool/driver/rules/2/help/text", "GPU900");
+  check_str(root, "runs/0/tool/driver/rules/2/defaultConfiguration/level", "none");
+  check_str(root, "runs/0/tool/driver/rules/2/properties/problem.severity", "recommendation");
+  check_missing(root, "runs/0/tool/driver/rules/2/name");
+  check_missing(root, "runs/0/tool/driver/rules/2/properties/precision");
+  static const int want_index[] = {1, 0, 3, 2, 1};
+  static const char *const want_id[] = {"GPU102", "GPU101", "GPU999", "GPU900", "GPU102"};
+  char p[100];
+  for (int i = 0; i < 5; i++) {
+    snprintf(p, sizeof p, "runs/0/results/%d/ruleIndex", i);
+    check_int(root, p, want_index[i]);
+    snprintf(p, sizeof p, "runs/0/results/%d/ruleId", i);
+    check_str(root, p, want_id[i]);
+  }
+  /* a finding without columns has a region with lines only */
+  check_int(root, "runs/0/results/2/locations/0/physicalLocation/region/startLine", 3);
+  check_missing(root, "runs/0/results/2/locations/0/physicalLocation/region/startColumn");
+  check_missing(root, "runs/0/results/2/locations/0/physicalLocation/region/endColumn");
+  cJSON_Delete(root);
+  free(text);
+  fixture_free(&fx);
+}
+
 static void test_sarif_deterministic(void **state) {
   (void)state;
   fixture fx;
@@ -357,6 +414,7 @@ int main(void) {
       cmocka_unit_test(test_sarif_execution_successful),
       cmocka_unit_test(test_sarif_partial),
       cmocka_unit_test(test_sarif_srcroot_forms),
+      cmocka_unit_test(test_sarif_rules_outside_ruleset),
       cmocka_unit_test(test_sarif_deterministic),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
