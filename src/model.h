@@ -20,28 +20,49 @@ typedef struct gl_comment {
   uint32_t start_byte, end_byte;   /* the comment's bytes, '#' included */
 } gl_comment;
 
-/* Builds the model of tree (borrowed; must outlive the model). */
+/* Builds the model of tree, parsed from src (both borrowed; both must outlive the model: queries
+ * read names from src's bytes). Never fails; a tree with syntax errors is modelled as it is.
+ * Memory is proportional to the named nodes. gl_model_free(NULL) does nothing. */
 gl_model *gl_model_build(const gl_source *src, const TSTree *tree);
 void gl_model_free(gl_model *m);
 
 /* Qualified name of an expression node after alias resolution, written to buf (NUL-terminated):
  * - identifier in an expression: the module path it was imported as ("cp" -> "cupy"), or false
  *   when it is bound by anything but an import, ambiguous, or not bound at all (builtins);
- * - attribute chain a.b.c: resolution of `a` plus ".b.c" (false when `a` does not resolve);
+ * - attribute chain a.b.c: resolution of `a` plus ".b.c" (false when `a` does not resolve, and
+ *   when the chain starts at a call, subscript or parenthesized expression);
  * - dotted_name of `import a.b` / `import a.b as c`: "a.b"; of `from a import b`: module "a"
- *   and name "a.b"; relative imports (`from . import x`) do not resolve.
- * Identifiers that are not names (attribute fields, keyword names, parameters, import targets)
- * do not resolve. False when the name does not fit in cap. */
+ *   and name "a.b"; relative imports (`from . import x`), `from __future__` and dotted names
+ *   outside imports (match patterns) do not resolve. Whitespace, `\` continuations and comments
+ *   inside a dotted name are dropped.
+ * Binding rules (flow-insensitive, per scope, conservative): `import a.b` binds a -> "a";
+ * `import a.b as c` c -> "a.b"; `from a.b import c [as d]` c/d -> "a.b.c"; relative imports
+ * bind as non-imports; `*` imports are ignored. Any other binding in the same scope (assignment,
+ * augmented assignment, for / with / except targets, def and class names, parameters, `:=`), or
+ * two imports of different names, makes the name unresolved. Scopes: module, def and lambda
+ * (defaults and annotations are evaluated outside), class bodies (not visible from nested
+ * functions, lambdas and comprehensions), comprehensions (the first iterable is evaluated
+ * outside); `global` / `nonlocal` send both bindings and lookups to the scope they name.
+ * Identifiers that are not names (attribute fields, keyword names, parameters, def and class
+ * names, identifiers inside imports, dotted names and global / nonlocal) do not resolve.
+ * False when the name does not fit in cap (buf's content is then unspecified), and for nodes of
+ * other trees, anonymous nodes and null nodes. O(1) on average plus the chain's length. */
 bool gl_model_resolve(const gl_model *m, TSNode node, char *buf, size_t cap);
 
 /* True when node is inside the body of a for/while loop or a comprehension, within the same
- * function (a def inside a loop starts afresh). */
+ * function (a def inside a loop starts afresh). Exactly: some ancestor, below the nearest
+ * enclosing function_definition / lambda / class_definition (all of whose parts start afresh,
+ * defaults included), is the `body` of a for_statement or while_statement (not its target,
+ * iterable, condition or else clause), or a part of a comprehension or generator expression
+ * other than the first for_in_clause's iterable (evaluated once) and that clause node itself.
+ * False for anonymous nodes and nodes of other trees. O(1) on average. */
 bool gl_model_in_loop(const gl_model *m, TSNode node);
 
 /* The file's comments in source order. */
 const gl_comment *gl_model_comments(const gl_model *m, size_t *count);
 
-/* Deepest nesting of the tree (for the depth guard). */
+/* Deepest nesting of the tree (for the depth guard): the number of nodes, named or anonymous, on
+ * the longest root-to-leaf path; 1 for an empty module. */
 uint32_t gl_model_max_depth(const gl_model *m);
 
 #endif

@@ -1,6 +1,7 @@
 /* parse.h: source bytes -> tree-sitter tree, bounded.
  * Owns: one TSParser per worker (reused across files), the per-file parse time limit (the parser is
- *       reset after a timeout), the tree-depth guard and the check that the tree covers the file.
+ *       reset after a timeout), the tree-depth limit (measured by the model's walk, compared by the
+ *       engine) and the check that the tree covers the file.
  * Not: reading files (load.c), the language's meaning (model.c).
  * Threads: a gl_parser belongs to one worker. */
 #ifndef GL_PARSE_H
