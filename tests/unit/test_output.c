@@ -141,7 +141,7 @@ static void test_missing_directory(void **state) {
   gl_output o;
   assert_int_equal(gl_output_open(&o, path), GL_EIO);
   assert_null(o.fp);
-  char want[300];
+  char want[400];
   snprintf(want, sizeof want, "cannot create temp file '%s.XXXXXX': no such file or directory", path);
   assert_string_equal(o.err.msg, want);
   assert_string_equal(o.err.path, path);
