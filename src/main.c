@@ -114,24 +114,28 @@ static char *find_srcroot(void) {
   return root;
 }
 
-static gl_ruleset *load_rules(const gl_cli *cli) {
+/* Loads the built-in and --rules packs, applies the selection and compiles the enabled rules.
+ * Every error of every rule file (loader and query alike) is printed; NULL when there was any. */
+static gl_ruleset *load_rules(const gl_cli *cli, gl_matcher **matcher_out) {
   gl_ruleset *set = gl_rules_new();
   gl_diag_list errs = {0};
   gl_rules_add_builtin(set, &errs);
   for (size_t i = 0; i < cli->rules_dirs.len; i++) gl_rules_add_dir(set, cli->rules_dirs.data[i], &errs);
-  if (!errs.len) {
-    gl_diag err = {0};
-    if (gl_rules_select(set, (const char *const *)cli->select.data, cli->has_select ? cli->select.len : 0,
-                        (const char *const *)cli->extend_select.data, cli->extend_select.len,
-                        (const char *const *)cli->ignore.data, cli->ignore.len, &err) != 0)
-      *gl_diag_list_add(&errs) = err;
-  }
+  gl_diag err = {0};
+  if (gl_rules_select(set, (const char *const *)cli->select.data, cli->has_select ? cli->select.len : 0,
+                      (const char *const *)cli->extend_select.data, cli->extend_select.len,
+                      (const char *const *)cli->ignore.data, cli->ignore.len, &err) != 0)
+    *gl_diag_list_add(&errs) = err;
+  /* Rules that failed to load were left out; compile the rest so their errors show in the same run. */
+  gl_matcher *matcher = gl_match_new(set, gl_parse_language(), &errs);
   if (errs.len) {
     print_diags(&errs);
     gl_vec_free(&errs);
+    gl_match_free(matcher);
     gl_rules_free(set);
     return NULL;
   }
+  *matcher_out = matcher;
   return set;
 }
 
@@ -228,21 +232,17 @@ static int run_command(const gl_cli *cli) {
     printf("gpulint %s\n", GL_VERSION);
     return EXIT_CLEAN;
   }
-  gl_ruleset *set = load_rules(cli);
+  gl_matcher *matcher = NULL;
+  gl_ruleset *set = load_rules(cli, &matcher);
   if (!set) return EXIT_ERROR;
-  int status = EXIT_ERROR;
-  if (cli->cmd == GL_CMD_RULE) {
+  int status;
+  if (cli->cmd == GL_CMD_RULE)
     status = cmd_rule(cli, set);
-  } else if (cli->cmd == GL_CMD_RULES) {
+  else if (cli->cmd == GL_CMD_RULES)
     status = gl_report_rules(stdout, cli->format == GL_FORMAT_JSON, set) == 0 ? EXIT_CLEAN : EXIT_ERROR;
-  } else {
-    gl_diag_list errs = {0};
-    gl_matcher *matcher = gl_match_new(set, gl_parse_language(), &errs);
-    if (matcher) status = cmd_check(cli, set, matcher);
-    print_diags(&errs);
-    gl_vec_free(&errs);
-    gl_match_free(matcher);
-  }
+  else
+    status = cmd_check(cli, set, matcher);
+  gl_match_free(matcher);
   gl_rules_free(set);
   return status;
 }

@@ -1,0 +1,2 @@
+﻿import cuspatial
+x = 1import cuxfilter

@@ -1,0 +1,6 @@
+import cuspatial
+
+def broken(:
+    pass
+
+import cuxfilter
