@@ -5,8 +5,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pkgs=(cmake gcc g++ make pkg-config git nodejs npm libcjson-dev libpcre2-dev libcmocka-dev
-      libgit2-dev python3 python3-jsonschema)
+pkgs=(cmake gcc make pkg-config git libcjson-dev libpcre2-dev libcmocka-dev libgit2-dev
+      python3 python3-jsonschema)
+# npm fetches tree-sitter's sources at configure time; some machines have it from a Node.js
+# distribution that conflicts with Debian's npm package, so ask for npm only when it is missing.
+command -v npm >/dev/null 2>&1 || pkgs+=(npm)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

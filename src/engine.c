@@ -78,8 +78,8 @@ static char *snippet_of(const gl_source *src, const gl_region *r) {
 static void add_frames_and_hashes(const gl_source *src, gl_file_result *out) {
   if (!out->findings.len) return;
   size_t nhashes = 0;
-  const char *text = src->bytes + src->bom_len;
-  char **hashes = gl_report_line_hashes(text, src->len - src->bom_len, &nhashes);
+  /* GitHub's upload action hashes the file as Node decodes it: a BOM stays a character. */
+  char **hashes = gl_report_line_hashes(src->bytes, src->len, &nhashes);
   for (size_t i = 0; i < out->findings.len; i++) {
     gl_finding *f = &out->findings.data[i];
     f->snippet = snippet_of(src, &f->region);

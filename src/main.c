@@ -193,6 +193,7 @@ static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher 
   run.elapsed_s = now_s() - t0;
 
   int status = EXIT_CLEAN;
+  if (!cli->quiet) print_notifications(&run); /* on stderr, before the report's summary line */
   gl_output out;
   if (gl_output_open(&out, cli->output) != 0) {
     gl_diag_list errs = {0};
@@ -214,7 +215,6 @@ static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher 
       status = EXIT_ERROR;
     }
   }
-  if (!cli->quiet) print_notifications(&run);
   if (status == EXIT_CLEAN && !cli->exit_zero && gl_run_count_at_least(&run, cli->fail_on) > 0)
     status = EXIT_FINDINGS;
   if (walked.errors.len || gl_run_incomplete(&run)) status = EXIT_ERROR;

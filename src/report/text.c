@@ -42,13 +42,26 @@ static const char *plural(size_t n, const char *one, const char *many) {
   return n == 1 ? one : many;
 }
 
-/* "Found 2 findings (1 error, 1 warning, 0 notes) in 3 files in 0.01s." or
- * "All checks passed! (3 files in 0.01s)". */
+/* "Found 2 findings (1 error, 1 warning, 0 notes) in 3 files in 0.01s.", "All checks passed!
+ * (3 files in 0.01s)", or, when nothing was found but a file was skipped, a line saying so. */
 static void put_summary(FILE *out, const gl_run *run, const gl_report_opts *o) {
   if (o->quiet) return;
   gl_report__counts c = gl_report__count(run);
   double t = isfinite(run->elapsed_s) && run->elapsed_s > 0 ? run->elapsed_s : 0.0;
   size_t nf = run->files.len;
+  size_t skipped = 0;
+  for (size_t i = 0; i < nf; i++)
+    for (size_t j = 0; j < run->files.data[i].notes.len; j++)
+      if (run->files.data[i].notes.data[j].kind == GL_NOTE_SKIPPED) {
+        skipped++;
+        break;
+      }
+  if (c.total == 0 && skipped) {
+    /* never "All checks passed!" over code nobody read */
+    fprintf(out, "No findings, but %zu of %zu %s could not be linted (see the notifications) in %.2fs.\n",
+            skipped, nf, plural(nf, "file", "files"), t);
+    return;
+  }
   if (c.total == 0) {
     fprintf(out, "All checks passed! (%zu %s in %.2fs)\n", nf, plural(nf, "file", "files"), t);
     return;

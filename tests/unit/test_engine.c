@@ -1,0 +1,137 @@
+/* test_engine.c: the per-file pipeline through gl_engine_lint_buffer with the built-in rules:
+ * suppression, frames and line hashes, the depth guard, syntax errors, the prefilter. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "engine.h"
+#include "parse.h"
+
+typedef struct ctx {
+  gl_ruleset *set;
+  gl_matcher *matcher;
+  gl_engine_opts opts;
+} ctx;
+
+static int setup(void **state) {
+  ctx *c = calloc(1, sizeof(*c));
+  gl_diag_list errs = {0};
+  c->set = gl_rules_new();
+  gl_rules_add_builtin(c->set, &errs);
+  const char *all[] = {"ALL"};
+  gl_diag err = {0};
+  if (gl_rules_select(c->set, all, 1, NULL, 0, NULL, 0, &err) != 0) return -1;
+  c->matcher = gl_match_new(c->set, gl_parse_language(), &errs);
+  if (errs.len || !c->matcher) return -1;
+  c->opts = (gl_engine_opts){.jobs = 1, .parse_timeout_ms = 5000, .prefilter = true};
+  *state = c;
+  return 0;
+}
+
+static int teardown(void **state) {
+  ctx *c = *state;
+  gl_match_free(c->matcher);
+  gl_rules_free(c->set);
+  free(c);
+  return 0;
+}
+
+static gl_file_result lint(const ctx *c, const char *text) {
+  gl_file_result r = {0};
+  gl_engine_lint_buffer("t.py", text, strlen(text), c->set, c->matcher, &c->opts, &r);
+  return r;
+}
+
+static void test_finding_has_frame_and_hash(void **state) {
+  ctx *c = *state;
+  gl_file_result r = lint(c, "x = 1\nimport cuspatial as cs\n");
+  assert_int_equal(r.findings.len, 1);
+  gl_finding *f = &r.findings.data[0];
+  assert_string_equal(f->rule->id, "GPU102");
+  assert_int_equal(f->region.start_line, 2);
+  assert_int_equal(f->region.start_col, 8);
+  assert_string_equal(f->snippet, "import cuspatial as cs");
+  assert_non_null(f->line_hash);
+  assert_non_null(strchr(f->line_hash, ':'));
+  assert_false(f->suppressed);
+  assert_true(r.linted);
+  assert_int_equal(r.notes.len, 0);
+  gl_file_result_free(&r);
+}
+
+static void test_noqa_and_skip_file(void **state) {
+  ctx *c = *state;
+  gl_file_result r = lint(c, "import cuspatial  # noqa: GPU102\nimport cuxfilter  # noqa: GPU102\n");
+  assert_int_equal(r.findings.len, 2);
+  assert_true(r.findings.data[0].suppressed);   /* names its id */
+  assert_false(r.findings.data[1].suppressed);  /* names another id */
+  gl_file_result_free(&r);
+  r = lint(c, "import cuspatial\n# gpulint: skip-file\nimport cuxfilter\n");
+  assert_int_equal(r.findings.len, 2);
+  assert_true(r.findings.data[0].suppressed);
+  assert_true(r.findings.data[1].suppressed);
+  gl_file_result_free(&r);
+}
+
+static void test_syntax_error_is_a_note_not_a_skip(void **state) {
+  ctx *c = *state;
+  gl_file_result r = lint(c, "import cuspatial\ndef f(:\n    pass\n");
+  assert_int_equal(r.findings.len, 1);
+  assert_int_equal(r.notes.len, 1);
+  assert_int_equal(r.notes.data[0].kind, GL_NOTE_SYNTAX_ERROR);
+  assert_int_equal(r.notes.data[0].line, 2);
+  assert_true(r.linted);
+  gl_file_result_free(&r);
+}
+
+static void test_prefilter_skips_unparsed(void **state) {
+  ctx *c = *state;
+  /* a syntax error in a file naming no trigger word: not parsed, so no notification either */
+  gl_file_result r = lint(c, "def f(:\n    pass\n");
+  assert_int_equal(r.findings.len, 0);
+  assert_int_equal(r.notes.len, 0);
+  assert_true(r.linted);
+  gl_file_result_free(&r);
+  c->opts.prefilter = false;
+  r = lint(c, "def f(:\n    pass\n");
+  assert_int_equal(r.notes.len, 1);
+  c->opts.prefilter = true;
+  gl_file_result_free(&r);
+}
+
+static void test_depth_guard(void **state) {
+  ctx *c = *state;
+  size_t depth = 25000; /* over the engine's limit of 20,000 levels */
+  size_t len = strlen("import cuspatial\nx = ") + 2 * depth + 3;
+  char *text = malloc(len + 1);
+  size_t n = (size_t)snprintf(text, len + 1, "import cuspatial\nx = ");
+  for (size_t i = 0; i < depth; i++) text[n++] = '-';  /* unary minus nests one level each */
+  text[n++] = '1';
+  text[n++] = '\n';
+  text[n] = '\0';
+  gl_file_result r = {0};
+  gl_engine_lint_buffer("deep.py", text, n, c->set, c->matcher, &c->opts, &r);
+  assert_int_equal(r.notes.len, 1);
+  assert_int_equal(r.notes.data[0].kind, GL_NOTE_SKIPPED);
+  assert_non_null(strstr(r.notes.data[0].message, "levels deep"));
+  assert_int_equal(r.findings.len, 0);
+  assert_false(r.linted);
+  gl_file_result_free(&r);
+  free(text);
+}
+
+int main(void) {
+  gl_xalloc_install_library_hooks();
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_finding_has_frame_and_hash),
+      cmocka_unit_test(test_noqa_and_skip_file),
+      cmocka_unit_test(test_syntax_error_is_a_note_not_a_skip),
+      cmocka_unit_test(test_prefilter_skips_unparsed),
+      cmocka_unit_test(test_depth_guard),
+  };
+  return cmocka_run_group_tests(tests, setup, teardown);
+}
