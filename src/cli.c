@@ -159,7 +159,11 @@ static int parse_option(gl_cli *cli, int argc, char **argv, int *i, gl_diag *err
     o = find_long(name, eq ? (size_t)(eq - name) : strlen(name));
     if (eq) value = eq + 1;
   } else {
-    o = arg[2] == '\0' ? find_short(arg[1]) : NULL;
+    o = find_short(arg[1]);
+    if (o && arg[2] != '\0') {
+      if (!o->takes_value) o = NULL; /* "-qx": no bundling of flags */
+      else value = arg + 2;          /* "-j4", "-oreport.sarif" */
+    }
   }
   if (!o) {
     gl_diag_set(err, NULL, 0, 0, "unknown option '%s' (see gpulint --help)", arg);

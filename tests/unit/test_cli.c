@@ -53,6 +53,16 @@ static void test_options(void **state) {
   gl_cli_free(&cli);
 }
 
+static void test_attached_short_values(void **state) {
+  gl_cli cli;
+  gl_diag err = {0};
+  assert_int_equal(PARSE(&cli, &err, "-j4", "-oreport.txt", "-q"), 0);
+  assert_int_equal(cli.jobs, 4);
+  assert_string_equal(cli.output, "report.txt");
+  assert_true(cli.quiet);
+  gl_cli_free(&cli);
+}
+
 static void test_subcommands(void **state) {
   gl_cli cli;
   gl_diag err = {0};
@@ -97,12 +107,16 @@ static void test_errors(void **state) {
   gl_cli_free(&cli);
   assert_int_equal(PARSE(&cli, &err, "--max-file-size", "-1"), GL_EINVAL);
   gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "-qx"), GL_EINVAL);
+  assert_string_equal(err.msg, "unknown option '-qx' (see gpulint --help)");
+  gl_cli_free(&cli);
 }
 
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_defaults),
       cmocka_unit_test(test_options),
+      cmocka_unit_test(test_attached_short_values),
       cmocka_unit_test(test_subcommands),
       cmocka_unit_test(test_errors),
   };
