@@ -36,6 +36,7 @@ static const key_spec rule_keys[] = {
     {"message", K_STRING, true},   /* template with {capture} placeholders */
     {"tags", K_STRINGS, false},
     {"check", K_STRING, false},    /* built-in check instead of a query */
+    {"default", K_BOOL, false},    /* false: off unless selected (lower-precision variants) */
 };
 
 static const key_spec pack_keys[] = {
@@ -216,6 +217,7 @@ static void rule_values(meta_ctx *c, const cJSON **f, gl_rule *r) {
     err_at(c, value_offset(c, "check"), "check name '%s' is not kebab-case", f[4]->valuestring);
   else if (f[4])
     r->check = gl_xstrdup(f[4]->valuestring);
+  r->default_on = f[5] ? cJSON_IsTrue(f[5]) : true;
 }
 
 int gl_rules__meta_rule(const gl_mdfile *md, const gl_mdblock *b, gl_rule *r, gl_diag_list *errs) {

@@ -189,7 +189,7 @@ static void add_rule(gl_ruleset *set, const gl_pack *pack, const gl_rule_file *f
     return;
   }
   r->pack = pack;
-  r->enabled = pack->default_on;
+  r->enabled = pack->default_on && r->default_on;
   gl_vec_push(&set->rules, r);
 }
 
@@ -403,7 +403,8 @@ int gl_rules_select(gl_ruleset *set, const char *const *select, size_t nselect,
       !check_selectors(set, extend, nextend, err) || !check_selectors(set, ignore, nignore, err))
     return GL_EINVAL;
   for (size_t i = 0; i < set->rules.len; i++)
-    set->rules.data[i]->enabled = select ? false : set->rules.data[i]->pack->default_on;
+    set->rules.data[i]->enabled =
+        select ? false : set->rules.data[i]->pack->default_on && set->rules.data[i]->default_on;
   apply(set, select, select ? nselect : 0, true);
   apply(set, extend, nextend, true);
   apply(set, ignore, nignore, false);

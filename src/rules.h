@@ -57,6 +57,7 @@ typedef struct gl_rule {
   char *path;            /* "rules/legacy/GPU101.md" (embedded) or the file's path */
   gl_vec(gl_code_block) examples;     /* `## Example` python blocks: must produce this rule */
   gl_vec(gl_code_block) use_instead;  /* `## Use instead` python blocks: must not */
+  bool default_on;       /* json "default" (true when absent): on when its pack is on */
   bool enabled;          /* after selection */
 } gl_rule;
 

@@ -594,6 +594,33 @@ static void test_select(void **state) {
   free(owned[0]), free(owned[1]), free(owned[2]);
 }
 
+/* A rule with "default": false stays off with its pack on, until a selector names it. */
+static void test_rule_default_off(void **state) {
+  (void)state;
+  char *off = edit(rule_md, "\"precision\": \"high\",", "\"precision\": \"medium\", \"default\": false,");
+  char *second = edit(rule_md, "# GPU901 demo-rule", "# GPU902 other-rule");
+  gl_rule_file files[] = {file("p/demo/README.md", pack_readme), file("p/demo/GPU901.md", off),
+                          file("p/demo/GPU902.md", second)};
+  gl_ruleset *set = gl_rules_new();
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_rules_add_files(set, files, 3, &errs), GL_OK);
+  assert_int_equal(errs.len, 0);
+  assert_false(set->rules.data[0]->default_on);
+  assert_false(set->rules.data[0]->enabled);
+  assert_true(set->rules.data[1]->enabled);
+  gl_diag err = {0};
+  const char *const pack[] = {"demo"}, *const id[] = {"GPU901"};
+  assert_int_equal(gl_rules_select(set, NULL, 0, NULL, 0, NULL, 0, &err), GL_OK);
+  assert_false(set->rules.data[0]->enabled);
+  assert_int_equal(gl_rules_select(set, NULL, 0, id, 1, NULL, 0, &err), GL_OK);
+  assert_true(set->rules.data[0]->enabled);   /* --extend-select GPU901 */
+  assert_int_equal(gl_rules_select(set, pack, 1, NULL, 0, NULL, 0, &err), GL_OK);
+  assert_true(set->rules.data[0]->enabled);   /* --select demo names the pack explicitly */
+  gl_rules_free(set);
+  gl_vec_free(&errs);
+  free(off), free(second);
+}
+
 static void test_unknown_selector(void **state) {
   (void)state;
   char *owned[3];
@@ -862,6 +889,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_valid_pack_fields),
       cmocka_unit_test(test_valid_rule_fields),
+      cmocka_unit_test(test_rule_default_off),
       cmocka_unit_test(test_valid_rule_texts),
       cmocka_unit_test(test_short_desc_keeps_dots_in_code_and_ends_at_paragraph),
       cmocka_unit_test(test_crlf_rule_file),
