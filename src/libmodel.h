@@ -1,4 +1,4 @@
-/* libmodel.h: library models: what each GPU library's API does, as data (rules/models/*.json).
+/* libmodel.h: library models: what each GPU library's API does, as data (rules/models/<library>.json).
  * Owns: loading and validating model files into a frozen table: qualified function and attribute
  *       names (exact, or `prefix.*` wildcards) and types (methods, attributes, subscript, operators,
  *       call) -> an API entry (roles, when the data roles apply, how the result's provenance and
