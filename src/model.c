@@ -18,15 +18,21 @@ static const char *const kind_names[GL_K_COUNT] = {GL_MODEL__KINDS(KIND_NAME)};
 
 /* ---- kinds and fields ----------------------------------------------------------------------- */
 
+static int kind_cmp(const void *key, const void *elem) {
+  return strcmp((const char *)key, *(const char *const *)elem);
+}
+
+/* kind_names[1..] is sorted (GL_MODEL__KINDS is written in order), so each symbol is one
+ * binary search. */
 static void init_kinds(gl_model *m, const TSLanguage *lang) {
   m->nsymbols = ts_language_symbol_count(lang);
   m->kinds = gl_xcalloc(m->nsymbols, 1);
   for (uint32_t s = 0; s < m->nsymbols; s++) {
     if (ts_language_symbol_type(lang, (TSSymbol)s) != TSSymbolTypeRegular) continue;
     const char *name = ts_language_symbol_name(lang, (TSSymbol)s);
-    for (int k = GL_K_NONE + 1; k < GL_K_COUNT; k++) {
-      if (name[0] == kind_names[k][0] && strcmp(name, kind_names[k]) == 0) m->kinds[s] = (uint8_t)k;
-    }
+    const char *const *hit =
+        bsearch(name, kind_names + 1, GL_K_COUNT - 1, sizeof(kind_names[0]), kind_cmp);
+    if (hit) m->kinds[s] = (uint8_t)(hit - kind_names);
   }
 }
 
@@ -36,8 +42,15 @@ static TSFieldId field_id(const TSLanguage *lang, const char *name) {
 
 static void init_fields(gl_model__fields *f, const TSLanguage *lang) {
   f->alias = field_id(lang, "alias");
+  f->alternative = field_id(lang, "alternative");
+  f->argument = field_id(lang, "argument");
+  f->arguments = field_id(lang, "arguments");
   f->attribute = field_id(lang, "attribute");
   f->body = field_id(lang, "body");
+  f->condition = field_id(lang, "condition");
+  f->consequence = field_id(lang, "consequence");
+  f->definition = field_id(lang, "definition");
+  f->function = field_id(lang, "function");
   f->left = field_id(lang, "left");
   f->module_name = field_id(lang, "module_name");
   f->name = field_id(lang, "name");
@@ -45,6 +58,7 @@ static void init_fields(gl_model__fields *f, const TSLanguage *lang) {
   f->parameters = field_id(lang, "parameters");
   f->right = field_id(lang, "right");
   f->type = field_id(lang, "type");
+  f->value = field_id(lang, "value");
 }
 
 /* ---- the node index ------------------------------------------------------------------------ */
@@ -140,7 +154,7 @@ static bool put(char *buf, size_t cap, size_t at, const char *s, size_t len) {
 
 static bool lookup_identifier(const gl_model *m, const gl_model__rec *r, const char **q,
                               size_t *ql) {
-  if (r->flags & GL_REC_NOT_NAME) return false;
+  if (r->flags & (GL_REC_NOT_NAME | GL_REC_FALLBACK)) return false;
   size_t len;
   const char *name = gl_model__text(m, r->node, &len);
   return gl_model__lookup(&m->names, r->scope, name, len, q, ql);

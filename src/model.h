@@ -39,7 +39,11 @@ void gl_model_free(gl_model *m);
  * `import a.b as c` c -> "a.b"; `from a.b import c [as d]` c/d -> "a.b.c"; relative imports
  * bind as non-imports; `*` imports are ignored. Any other binding in the same scope (assignment,
  * augmented assignment, for / with / except targets, def and class names, parameters, `:=`), or
- * two imports of different names, makes the name unresolved. Scopes: module, def and lambda
+ * two imports of different names, makes the name unresolved. Except the optional-import idiom:
+ * `name = None` or `name = False`, written directly in the handler of a try statement whose body
+ * imports name in the same scope, where the handler is bare or catches ImportError,
+ * ModuleNotFoundError or a tuple of them (`as e` allowed), leaves the import resolution as is
+ * (that fallback's target identifier itself does not resolve: it is not a use). Scopes: module, def and lambda
  * (defaults and annotations are evaluated outside), class bodies (not visible from nested
  * functions, lambdas and comprehensions), comprehensions (the first iterable is evaluated
  * outside); `global` / `nonlocal` send both bindings and lookups to the scope they name.

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <tree_sitter/api.h>
+#include "libmodel.h"
 #include "load.h"
 #include "model.h"
 #include "vec.h"
@@ -30,6 +31,8 @@ typedef enum gl_model__scope_kind {
 typedef enum gl_model__event_kind {
   GL_BIND_IMPORT,    /* an absolute import: name -> qualified name */
   GL_BIND_OTHER,     /* anything else that binds (assignment, def, parameter, relative import) */
+  GL_BIND_FALLBACK,  /* `name = None` / `= False` in an ImportError handler of a try whose body
+                        imports name: binds, but leaves an import resolution as it is */
   GL_DECL_GLOBAL,    /* `global name` in this scope */
   GL_DECL_NONLOCAL,  /* `nonlocal name` in this scope */
 } gl_model__event_kind;
@@ -96,18 +99,39 @@ uint32_t gl_model__walrus_scope(const gl_model__names *n, uint32_t scope);
  * other node. One list makes both the enum and model.c's name table. */
 #define GL_MODEL__KINDS(X) \
   X(GL_K_ALIASED_IMPORT, "aliased_import") \
+  X(GL_K_ARGUMENT_LIST, "argument_list") \
   X(GL_K_AS_PATTERN, "as_pattern") \
   X(GL_K_AS_PATTERN_TARGET, "as_pattern_target") \
   X(GL_K_ASSIGNMENT, "assignment") \
   X(GL_K_ATTRIBUTE, "attribute") \
   X(GL_K_AUGMENTED_ASSIGNMENT, "augmented_assignment") \
+  X(GL_K_AWAIT, "await") \
+  X(GL_K_BINARY_OPERATOR, "binary_operator") \
+  X(GL_K_BLOCK, "block") \
+  X(GL_K_BOOLEAN_OPERATOR, "boolean_operator") \
+  X(GL_K_CALL, "call") \
+  X(GL_K_CASE_CLAUSE, "case_clause") \
   X(GL_K_CLASS_DEFINITION, "class_definition") \
   X(GL_K_COMMENT, "comment") \
+  X(GL_K_COMPARISON_OPERATOR, "comparison_operator") \
+  X(GL_K_CONCATENATED_STRING, "concatenated_string") \
+  X(GL_K_CONDITIONAL_EXPRESSION, "conditional_expression") \
+  X(GL_K_DECORATED_DEFINITION, "decorated_definition") \
+  X(GL_K_DECORATOR, "decorator") \
   X(GL_K_DEFAULT_PARAMETER, "default_parameter") \
+  X(GL_K_DELETE_STATEMENT, "delete_statement") \
   X(GL_K_DICTIONARY_COMPREHENSION, "dictionary_comprehension") \
+  X(GL_K_DICTIONARY_SPLAT, "dictionary_splat") \
   X(GL_K_DICTIONARY_SPLAT_PATTERN, "dictionary_splat_pattern") \
   X(GL_K_DOTTED_NAME, "dotted_name") \
+  X(GL_K_ELIF_CLAUSE, "elif_clause") \
+  X(GL_K_ELSE_CLAUSE, "else_clause") \
+  X(GL_K_EXCEPT_CLAUSE, "except_clause") \
   X(GL_K_EXPRESSION_LIST, "expression_list") \
+  X(GL_K_EXPRESSION_STATEMENT, "expression_statement") \
+  X(GL_K_FALSE, "false") \
+  X(GL_K_FINALLY_CLAUSE, "finally_clause") \
+  X(GL_K_FLOAT, "float") \
   X(GL_K_FOR_IN_CLAUSE, "for_in_clause") \
   X(GL_K_FOR_STATEMENT, "for_statement") \
   X(GL_K_FUNCTION_DEFINITION, "function_definition") \
@@ -115,8 +139,11 @@ uint32_t gl_model__walrus_scope(const gl_model__names *n, uint32_t scope);
   X(GL_K_GENERATOR_EXPRESSION, "generator_expression") \
   X(GL_K_GLOBAL_STATEMENT, "global_statement") \
   X(GL_K_IDENTIFIER, "identifier") \
+  X(GL_K_IF_STATEMENT, "if_statement") \
   X(GL_K_IMPORT_FROM_STATEMENT, "import_from_statement") \
   X(GL_K_IMPORT_STATEMENT, "import_statement") \
+  X(GL_K_INTEGER, "integer") \
+  X(GL_K_INTERPOLATION, "interpolation") \
   X(GL_K_KEYWORD_ARGUMENT, "keyword_argument") \
   X(GL_K_LAMBDA, "lambda") \
   X(GL_K_LAMBDA_PARAMETERS, "lambda_parameters") \
@@ -125,17 +152,27 @@ uint32_t gl_model__walrus_scope(const gl_model__names *n, uint32_t scope);
   X(GL_K_LIST_PATTERN, "list_pattern") \
   X(GL_K_LIST_SPLAT, "list_splat") \
   X(GL_K_LIST_SPLAT_PATTERN, "list_splat_pattern") \
+  X(GL_K_MATCH_STATEMENT, "match_statement") \
   X(GL_K_NAMED_EXPRESSION, "named_expression") \
+  X(GL_K_NONE_LITERAL, "none") \
   X(GL_K_NONLOCAL_STATEMENT, "nonlocal_statement") \
+  X(GL_K_NOT_OPERATOR, "not_operator") \
   X(GL_K_PARAMETERS, "parameters") \
   X(GL_K_PARENTHESIZED_EXPRESSION, "parenthesized_expression") \
   X(GL_K_PATTERN_LIST, "pattern_list") \
   X(GL_K_SET_COMPREHENSION, "set_comprehension") \
+  X(GL_K_STRING, "string") \
+  X(GL_K_SUBSCRIPT, "subscript") \
+  X(GL_K_TRUE, "true") \
+  X(GL_K_TRY_STATEMENT, "try_statement") \
   X(GL_K_TUPLE, "tuple") \
   X(GL_K_TUPLE_PATTERN, "tuple_pattern") \
   X(GL_K_TYPED_DEFAULT_PARAMETER, "typed_default_parameter") \
   X(GL_K_TYPED_PARAMETER, "typed_parameter") \
-  X(GL_K_WHILE_STATEMENT, "while_statement")
+  X(GL_K_UNARY_OPERATOR, "unary_operator") \
+  X(GL_K_WHILE_STATEMENT, "while_statement") \
+  X(GL_K_WITH_ITEM, "with_item") \
+  X(GL_K_WITH_STATEMENT, "with_statement")
 
 #define GL_MODEL__KIND_ENUM(id, name) id,
 typedef enum gl_model__kind {
@@ -144,7 +181,27 @@ typedef enum gl_model__kind {
   GL_K_COUNT
 } gl_model__kind;
 
-enum { GL_REC_IN_LOOP = 1, GL_REC_NOT_NAME = 2 };   /* gl_model__rec.flags */
+/* gl_model__rec.flags, set by the walk. */
+enum {
+  GL_REC_IN_LOOP = 1,     /* inside a loop body or comprehension (model.h gl_model_in_loop) */
+  GL_REC_NOT_NAME = 2,    /* an identifier that is not a name (attribute field, parameter...) */
+  GL_REC_TARGET = 4,      /* an identifier bound here (assignment / for / with / as / := target) */
+  GL_REC_FIRST_FOR = 8,   /* the first for_in_clause of its comprehension */
+  GL_REC_FALLBACK = 16,   /* the target of an optional-import fallback (`cp = None`) */
+};
+
+/* gl_model__rec.val, set by the provenance pass (model_prov.c): the value's provenance in the low
+ * two bits (gl_prov), then facts about the value and the node. */
+enum {
+  GL_VAL_PROV = 3,          /* mask: gl_prov */
+  GL_VAL_FROM_DEVICE = 4,   /* host value computed from a d2h result in this function */
+  GL_VAL_CUDA = 8,          /* names a CUDA device ("cuda:0", torch.device("cuda")) */
+  GL_VAL_CPU = 16,          /* names the CPU ("cpu", torch.device("cpu")) */
+  GL_VAL_BITS = 31,         /* the bits above: what a binding carries */
+  GL_VAL_QUAL = 32,         /* an expression that resolves to a qualified name (an import) */
+  GL_VAL_BUILTIN = 64,      /* an identifier bound in no scope of its chain */
+  GL_VAL_QUEUED = 128,      /* a def or lambda whose body is queued for its own walk */
+};
 
 typedef struct gl_model__rec {
   TSNode node;
@@ -153,11 +210,37 @@ typedef struct gl_model__rec {
   TSFieldId field;   /* field under which it sits in its parent; 0 for none */
   uint8_t kind;
   uint8_t flags;     /* GL_REC_* */
+  uint16_t type;     /* the value's type id (libmodel.h), GL_TYPE_NONE when unknown */
+  uint8_t roles;     /* effective GL_ROLE_* bits of a call, attribute, subscript or operator */
+  uint8_t val;       /* GL_VAL_* */
 } gl_model__rec;
 
 typedef struct gl_model__fields {
-  TSFieldId alias, attribute, body, left, module_name, name, object, parameters, right, type;
+  TSFieldId alias, alternative, argument, arguments, attribute, body, condition, consequence,
+      definition, function, left, module_name, name, object, parameters, right, type, value;
 } gl_model__fields;
+
+/* What loops touch (model_loop.c): one record per (loop, names entry), plus one per loop
+ * (entry GL_MODEL__NONE) heading the chain of its records through `next`. */
+enum {
+  GL_TOUCH_REBOUND = 1,       /* bound in the loop (assignment, for target, del, ...) */
+  GL_TOUCH_MUTATED = 2,       /* subscript / attribute store, augmented store, method call */
+  GL_TOUCH_PASSED = 4,        /* passed to the call `call` */
+  GL_TOUCH_PASSED_MANY = 8,   /* passed to more than one call */
+};
+
+typedef struct gl_model__touch {
+  uint32_t loop, entry;   /* loop node index, names entry (NONE: the loop's head record) */
+  uint32_t call;          /* GL_TOUCH_PASSED: the call's node index */
+  uint32_t next;          /* next record of the same loop; head: the first one */
+  uint8_t flags;
+} gl_model__touch;
+
+typedef struct gl_model__loops {
+  gl_vec(gl_model__touch) touches;
+  uint32_t *slots;        /* touch index + 1, keyed by (loop, entry); 0 = empty */
+  size_t nslots;          /* power of two, at least twice the records */
+} gl_model__loops;
 
 struct gl_model {
   const gl_source *src;
@@ -171,6 +254,8 @@ struct gl_model {
   uint8_t *kinds;              /* kind of each symbol of the language */
   uint32_t nsymbols;
   gl_model__fields f;
+  const gl_libmodels *lm;      /* NULL: no provenance */
+  gl_model__loops loops;
 };
 
 static inline gl_model__kind gl_model__kind_of(const gl_model *m, TSNode n) {

@@ -1,7 +1,8 @@
 /* model_names.c: scopes and bindings of one file, and name lookup.
  * Owns: the (scope, name) hash table built from the walk's events, flow-insensitively: a name is
  *       an import only when every binding of it in its scope is an import of the same qualified
- *       name; `global` and `nonlocal` move bindings and lookups to the scope they name.
+ *       name (an ImportError fallback `name = None` does not count); `global` and `nonlocal`
+ *       move bindings and lookups to the scope they name.
  * Not: deciding what binds (model.c walks the tree), builtins (an unbound name never resolves).
  * Threads: a gl_model__names belongs to one worker; read-only once finished. */
 #include "model_int.h"
@@ -128,6 +129,7 @@ static uint32_t home_scope(const gl_model__names *n, uint32_t scope, const char 
 }
 
 static void merge(gl_model__entry *e, const gl_model__event *ev, const gl_model__names *n) {
+  if (ev->kind == GL_BIND_FALLBACK) return;   /* the import it stands in for decides */
   if (ev->kind != GL_BIND_IMPORT) {
     e->state = GL_STATE_OTHER;
     return;

@@ -44,6 +44,7 @@ typedef struct frame {
   uint32_t inner;       /* scope this node opens (def, lambda, class, comprehension) or NONE */
   uint32_t bind;        /* where a CTX_PARAM name binds: the def's own scope */
   uint32_t alt_scope;   /* first for_in_clause: scope and loop flag of its iterable */
+  uint32_t ev_mark;     /* try_statement: the number of binding events before its body */
   uint8_t kind, ctx;
   bool loop, alt_loop;
   bool first_for;       /* the first for_in_clause of its comprehension */
@@ -123,7 +124,7 @@ static uint8_t param_child(const gl_model__fields *f, const frame *p, TSFieldId 
 
 static frame child_frame(const gl_model *m, frame *p, gl_model__kind k, TSFieldId field) {
   const gl_model__fields *f = &m->f;
-  frame c = {p->named, p->scope, GL_MODEL__NONE, p->bind, 0, (uint8_t)k, CTX_NONE, p->loop,
+  frame c = {p->named, p->scope, GL_MODEL__NONE, p->bind, 0, 0, (uint8_t)k, CTX_NONE, p->loop,
              false, false, false};
   if (p->ctx == CTX_IMPORT) {
     c.ctx = CTX_IMPORT;
@@ -175,12 +176,75 @@ static frame child_frame(const gl_model *m, frame *p, gl_model__kind k, TSFieldI
   return c;
 }
 
-static void bind_identifier(builder *b, const frame *c, TSNode n) {
+/* ---- the optional-import idiom ---------------------------------------------------------- */
+
+static bool is_import_error(const gl_model *m, TSNode n) {
+  size_t len;
+  const char *s = gl_model__text(m, n, &len);
+  return gl_model__kind_of(m, n) == GL_K_IDENTIFIER &&
+         ((len == 11 && memcmp(s, "ImportError", 11) == 0) ||
+          (len == 19 && memcmp(s, "ModuleNotFoundError", 19) == 0));
+}
+
+/* An except clause that catches a failed import: bare, ImportError, ModuleNotFoundError, a tuple
+ * of those, each optionally `as e`. */
+static bool catches_import_error(const gl_model *m, TSNode except) {
+  TSNode v = ts_node_child_by_field_id(except, m->f.value);
+  if (ts_node_is_null(v)) return true;
+  if (gl_model__kind_of(m, v) == GL_K_AS_PATTERN) v = ts_node_named_child(v, 0);
+  if (gl_model__kind_of(m, v) != GL_K_TUPLE) return is_import_error(m, v);
+  uint32_t n = ts_node_named_child_count(v);
+  for (uint32_t i = 0; i < n; i++)
+    if (!is_import_error(m, ts_node_named_child(v, i))) return false;
+  return n > 0;
+}
+
+static bool imported_since(const gl_model__names *n, uint32_t from, uint32_t scope,
+                           const char *name, size_t len) {
+  for (size_t i = from; i < n->events.len; i++) {
+    const gl_model__event *e = &n->events.data[i];
+    if (e->kind == GL_BIND_IMPORT && e->scope == scope && e->name_len == len &&
+        memcmp(n->pool.data + e->name_off, name, len) == 0)
+      return true;
+  }
+  return false;
+}
+
+/* True for the target of `name = None` / `name = False` written directly in an ImportError
+ * handler of a try statement whose body imported name in the same scope. The stack holds
+ * try, except_clause, block, expression_statement, assignment and the identifier. */
+static bool import_fallback(const builder *b, TSFieldId field, const char *name, size_t len) {
+  const gl_model *m = b->m;
+  size_t d = b->stack.len;
+  if (d < 6 || field != m->f.left) return false;
+  const frame *st = b->stack.data;
+  if (st[d - 2].kind != GL_K_ASSIGNMENT || st[d - 3].kind != GL_K_EXPRESSION_STATEMENT ||
+      st[d - 4].kind != GL_K_BLOCK || st[d - 5].kind != GL_K_EXCEPT_CLAUSE ||
+      st[d - 6].kind != GL_K_TRY_STATEMENT)
+    return false;
+  TSNode right = ts_node_child_by_field_id(m->nodes.data[st[d - 2].named].node, m->f.right);
+  gl_model__kind rk = gl_model__kind_of(m, right);
+  if (rk != GL_K_NONE_LITERAL && rk != GL_K_FALSE) return false;
+  if (!catches_import_error(m, m->nodes.data[st[d - 5].named].node)) return false;
+  return imported_since(&m->names, st[d - 6].ev_mark, st[d - 1].scope, name, len);
+}
+
+/* ---- binding events --------------------------------------------------------------------- */
+
+static void bind_identifier(builder *b, const frame *c, TSNode n, TSFieldId field) {
   gl_model__names *names = &b->m->names;
   size_t len;
   const char *s = gl_model__text(b->m, n, &len);
   switch ((ctx)c->ctx) {
-    case CTX_TARGET: case CTX_DEF_NAME:
+    case CTX_TARGET:
+      if (import_fallback(b, field, s, len)) {
+        b->m->nodes.data[c->named].flags |= GL_REC_FALLBACK;
+        gl_model__event_add(names, c->scope, GL_BIND_FALLBACK, s, len, NULL, 0);
+      } else {
+        gl_model__event_add(names, c->scope, GL_BIND_OTHER, s, len, NULL, 0);
+      }
+      break;
+    case CTX_DEF_NAME:
       gl_model__event_add(names, c->scope, GL_BIND_OTHER, s, len, NULL, 0); break;
     case CTX_PARAM:
       gl_model__event_add(names, c->bind, GL_BIND_OTHER, s, len, NULL, 0); break;
@@ -266,11 +330,15 @@ static void visit(builder *b, TSNode n, TSFieldId field) {
   if (b->stack.len > m->max_depth) m->max_depth = (uint32_t)b->stack.len;
   if (opens_scope(k)) c->inner = gl_model__scope_new(&m->names, scope_kind(k), c->scope);
   if (!ts_node_is_named(n)) return;
-  gl_model__rec r = {n, c->named, c->scope, field, (uint8_t)k, 0};
+  gl_model__rec r = {n, c->named, c->scope, field, (uint8_t)k, 0, GL_TYPE_NONE, 0, 0};
   if (c->loop) r.flags |= GL_REC_IN_LOOP;
   if (k == GL_K_IDENTIFIER && !identifier_is_name((ctx)c->ctx)) r.flags |= GL_REC_NOT_NAME;
+  if (k == GL_K_IDENTIFIER && (c->ctx == CTX_TARGET || c->ctx == CTX_WALRUS))
+    r.flags |= GL_REC_TARGET;
+  if (c->first_for) r.flags |= GL_REC_FIRST_FOR;
+  if (k == GL_K_TRY_STATEMENT) c->ev_mark = (uint32_t)m->names.events.len;
   c->named = gl_model__index_add(m, &r);
-  if (k == GL_K_IDENTIFIER) bind_identifier(b, c, n);
+  if (k == GL_K_IDENTIFIER) bind_identifier(b, c, n, field);
   else if (k == GL_K_COMMENT) {
     gl_comment cm = {ts_node_start_byte(n), ts_node_end_byte(n)};
     gl_vec_push(&m->comments, cm);
@@ -291,7 +359,7 @@ static void enter(builder *b, const TSTreeCursor *cur) {
 
 static void walk(builder *b, TSNode root) {
   frame top = {GL_MODEL__NONE, GL_MODEL__MODULE_SCOPE, GL_MODEL__NONE, GL_MODEL__MODULE_SCOPE,
-               0, (uint8_t)gl_model__kind_of(b->m, root), CTX_NONE, false, false, false, false};
+               0, 0, (uint8_t)gl_model__kind_of(b->m, root), CTX_NONE, false, false, false, false};
   gl_vec_push(&b->stack, top);
   visit(b, root, 0);
   TSTreeCursor cur = ts_tree_cursor_new(root);

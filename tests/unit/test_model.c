@@ -195,10 +195,52 @@ static void test_import_under_try(void **state) {
                 "cupy.x");
   attr_resolves("try:\n    import cupy as xp\nexcept ImportError:\n    import numpy as xp\nxp.x\n",
                 "xp.x", NULL);
-  attr_resolves("try:\n    import cupy as xp\nexcept ImportError:\n    xp = None\nxp.x\n", "xp.x",
-                NULL);
   attr_resolves("import cupy as cp\nimport cupy as cp\ncp.x\n", "cp.x", "cupy.x");
   attr_resolves("import a.b\nimport a.c\na.d\n", "a.d", "a.d");
+}
+
+/* The optional-import idiom: a None / False fallback in an ImportError handler keeps the name an
+ * import; any other shape of fallback still makes it unresolved. */
+static void test_import_fallback_none(void **state) {
+  const char *pre = "try:\n    import cupy as cp\n";
+  const struct {
+    const char *handler;
+    const char *want;
+  } cases[] = {
+      {"except ImportError:\n    cp = None\n", "cupy.x"},
+      {"except ModuleNotFoundError:\n    cp = False\n", "cupy.x"},
+      {"except (ImportError, ModuleNotFoundError) as e:\n    cp = None\n", "cupy.x"},
+      {"except ImportError as e:\n    cp = None\n", "cupy.x"},
+      {"except:\n    cp = None\n", "cupy.x"},
+      {"except ImportError:\n    HAVE = False\n    cp = None\n", "cupy.x"},
+      {"except ValueError:\n    cp = None\n", NULL},
+      {"except (ImportError, ValueError):\n    cp = None\n", NULL},
+      {"except ImportError:\n    cp = 0\n", NULL},
+      {"except ImportError:\n    cp = make()\n", NULL},
+      {"except ImportError:\n    if True:\n        cp = None\n", NULL},
+      {"except ImportError:\n    cp, x = None, None\n", NULL},
+      {"except ImportError:\n    pass\ncp = None\n", NULL},
+  };
+  for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+    char code[256];
+    snprintf(code, sizeof(code), "%s%scp.x\n", pre, cases[i].handler);
+    attr_resolves(code, "cp.x", cases[i].want);
+  }
+  /* The try must import that very name, in the same scope. */
+  attr_resolves("try:\n    import numpy as np\nexcept ImportError:\n    cp = None\ncp.x\n", "cp.x",
+                NULL);
+  attr_resolves("import cupy as cp\ntry:\n    pass\nexcept ImportError:\n    cp = None\ncp.x\n",
+                "cp.x", NULL);
+  attr_resolves("try:\n    import cupy as cp\nexcept ImportError:\n    def f():\n"
+                "        cp = None\n        return cp.x\n",
+                "cp.x", NULL);
+  fx *f = build("try:\n    import cupy as cp\nexcept ImportError:\n    cp = None\ny = cp\n");
+  RES_NONE(f, "identifier", "cp", 1); /* the fallback's target is not a use */
+  RES_EQ(f, "identifier", "cp", 2, "cupy");
+  done(f);
+  attr_resolves("try:\n    from cupyx.scipy import ndimage\nexcept ImportError:\n"
+                "    ndimage = None\nndimage.x\n",
+                "ndimage.x", "cupyx.scipy.ndimage.x");
 }
 
 /* ---- shadowing ----------------------------------------------------------------------------- */
@@ -557,6 +599,7 @@ int main(void) {
       cmocka_unit_test(test_relative_wildcard_future),
       cmocka_unit_test(test_import_inside_function_only_there),
       cmocka_unit_test(test_import_under_try),
+      cmocka_unit_test(test_import_fallback_none),
       cmocka_unit_test(test_rebinding_in_same_scope),
       cmocka_unit_test(test_targets_that_do_not_rebind),
       cmocka_unit_test(test_parameters_shadow),
