@@ -1,0 +1,543 @@
+/* test_libmodel.c: unit tests of the library-model loader (src/libmodel.h): every lookup of a
+ * valid model (exact names, wildcards by length, builtins, methods, attributes, subscript,
+ * operators, call, types) and every load and freeze error with its exact file:line:column and
+ * message. Owns: nothing shared; each test builds its own table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "libmodel.h"
+
+/* Line numbers are on the right; the error tests edit copies of it. */
+static const char demo_json[] =
+    "{\"library\": \"demo\",\n"                                                                /* 1 */
+    " \"description\": \"a \\\"demo\\\" {model} [of] everything\",\n"                         /* 2 */
+    " \"functions\": {\n"                                                                     /* 3 */
+    "  \"demo.asnumpy\": {\"roles\": [\"d2h\"], \"when\": \"arg0-device\", \"result\": \"host\", \"type\": \"demo.host\"},\n" /* 4 */
+    "  \"demo.*\": {\"roles\": [\"gpu-work\"], \"result\": \"device\", \"type\": \"demo.array\"},\n" /* 5 */
+    "  \"demo.random.*\": {\"roles\": [\"gpu-work\", \"device-returning\"], \"result\": \"device\"},\n" /* 6 */
+    "  \"demo.random.seed\": {},\n"                                                            /* 7 */
+    "  \"demo.zeros_like\": {\"roles\": [\"alloc\"], \"result\": \"arg0\", \"type\": \"demo.array\"},\n" /* 8 */
+    "  \"demo.jit\": {\"decorates\": \"demo.Kernel\"},\n"                                      /* 9 */
+    "  \"demo.device\": {\"result\": \"device-spec\"},\n"                                      /* 10 */
+    "  \"builtins.float\": {\"roles\": [\"d2h\", \"host-returning\"], \"when\": \"arg0-device\", \"result\": \"host\"},\n" /* 11 */
+    "  \"time.perf_counter\": {\"roles\": [\"timer\"]}\n"                                      /* 12 */
+    " },\n"                                                                                   /* 13 */
+    " \"types\": {\n"                                                                         /* 14 */
+    "  \"demo.array\": {\"provenance\": \"device\",\n"                                        /* 15 */
+    "   \"methods\": {\"get\": {\"roles\": [\"d2h\"], \"when\": \"receiver-device\", \"result\": \"host\", \"type\": \"demo.host\"},\n" /* 16 */
+    "               \"to\": {\"result\": \"to-arg\"},\n"                                       /* 17 */
+    "               \"*\": {\"roles\": [\"gpu-work\"], \"result\": \"receiver\", \"type\": \"demo.array\"}},\n" /* 18 */
+    "   \"attributes\": {\"shape\": {\"result\": \"host\"}, \"*\": {\"result\": \"receiver\"}},\n" /* 19 */
+    "   \"subscript\": {\"result\": \"receiver\", \"type\": \"demo.array\"},\n"                 /* 20 */
+    "   \"operators\": {\"roles\": [\"gpu-work\"], \"when\": \"receiver-device\", \"result\": \"receiver\"}},\n" /* 21 */
+    "  \"demo.host\": {\"provenance\": \"host\"},\n"                                          /* 22 */
+    "  \"demo.Kernel\": {\"call\": {\"roles\": [\"gpu-work\", \"sync\"]}}\n"                  /* 23 */
+    " }\n"                                                                                    /* 24 */
+    "}\n";                                                                                    /* 25 */
+
+/* A copy of s with the first occurrence of from replaced by to (which must exist). */
+static char *edit(const char *s, const char *from, const char *to) {
+  const char *at = strstr(s, from);
+  assert_non_null(at);
+  size_t a = (size_t)(at - s), n = strlen(s), f = strlen(from), t = strlen(to);
+  char *out = malloc(n - f + t + 1);
+  memcpy(out, s, a);
+  memcpy(out + a, to, t);
+  memcpy(out + a + t, at + f, n - a - f + 1);
+  return out;
+}
+
+static void print_errors(const gl_diag_list *errs) {
+  for (size_t i = 0; i < errs->len; i++)
+    print_message("error: %s:%u:%u: %s\n", errs->data[i].path, errs->data[i].line, errs->data[i].col,
+                  errs->data[i].msg);
+}
+
+static void assert_diag(const gl_diag *d, const char *path, uint32_t line, uint32_t col, const char *msg) {
+  assert_string_equal(d->path, path);
+  assert_string_equal(d->msg, msg);
+  assert_int_equal(d->line, line);
+  assert_int_equal(d->col, col);
+}
+
+static gl_libmodels *load_demo(void) {
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  int rc = gl_libmodels_add(lm, "m/models/demo.json", demo_json, strlen(demo_json), &errs);
+  print_errors(&errs);
+  assert_int_equal(rc, GL_OK);
+  assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_OK);
+  print_errors(&errs);
+  assert_int_equal(errs.len, 0);
+  gl_vec_free(&errs);
+  return lm;
+}
+
+static const gl_api_entry *fn(const gl_libmodels *lm, const char *name) {
+  return gl_libmodels_function(lm, name, strlen(name));
+}
+
+static uint16_t type_id(const gl_libmodels *lm, const char *name) {
+  return gl_libmodels_type_id(lm, name, strlen(name));
+}
+
+/* --- roles ----------------------------------------------------------------------------------- */
+
+static void test_roles(void **state) {
+  (void)state;
+  static const char *const names[] = {"device-returning", "host-returning", "d2h", "h2d",
+                                      "sync", "alloc", "gpu-work", "timer"};
+  for (int i = 0; i < GL_ROLE_COUNT; i++) {
+    assert_int_equal(gl_role_parse(names[i], strlen(names[i])), 1u << i);
+    assert_string_equal(gl_role_name(1u << i), names[i]);
+  }
+  assert_int_equal(gl_role_parse("d2h", 3), GL_ROLE_D2H);
+  assert_int_equal(gl_role_parse("d2hx", 3), GL_ROLE_D2H);  /* the length decides */
+  assert_int_equal(gl_role_parse("d2h", 2), 0);
+  assert_int_equal(gl_role_parse("D2H", 3), 0);
+  assert_int_equal(gl_role_parse("", 0), 0);
+  assert_null(gl_role_name(0));
+  assert_null(gl_role_name(GL_ROLE_D2H | GL_ROLE_SYNC));
+  assert_null(gl_role_name(1u << GL_ROLE_COUNT));
+}
+
+/* --- lookups of a valid model ---------------------------------------------------------------- */
+
+static void test_functions_exact_and_wildcards(void **state) {
+  (void)state;
+  gl_libmodels *lm = load_demo();
+  assert_int_equal(gl_libmodels_count(lm), 1);
+  uint16_t array = type_id(lm, "demo.array"), host = type_id(lm, "demo.host");
+  const gl_api_entry *e = fn(lm, "demo.asnumpy");
+  assert_non_null(e);
+  assert_int_equal(e->roles, GL_ROLE_D2H);
+  assert_int_equal(e->when, GL_WHEN_ARG0_DEVICE);
+  assert_int_equal(e->result, GL_RESULT_HOST);
+  assert_int_equal(e->type, host);
+  assert_int_equal(e->decorates, GL_TYPE_NONE);
+  /* The length decides, not a NUL: "demo.asnumpyX" cut to 12 bytes is demo.asnumpy. */
+  assert_ptr_equal(gl_libmodels_function(lm, "demo.asnumpyX", 12), e);
+  /* The longer wildcard wins although the shorter one comes first in the file. */
+  e = fn(lm, "demo.random.normal");
+  assert_int_equal(e->roles, GL_ROLE_GPU_WORK | GL_ROLE_DEVICE_RETURNING);
+  assert_int_equal(e->type, GL_TYPE_NONE);
+  assert_ptr_equal(fn(lm, "demo.random.normal.deep"), e);
+  /* An exact name beats every wildcard. */
+  e = fn(lm, "demo.random.seed");
+  assert_int_equal(e->roles, 0);
+  assert_int_equal(e->result, GL_RESULT_UNKNOWN);
+  /* "prefix.*" matches names below prefix only: demo.random itself falls to demo.*. */
+  e = fn(lm, "demo.random");
+  assert_int_equal(e->roles, GL_ROLE_GPU_WORK);
+  assert_int_equal(e->result, GL_RESULT_DEVICE);
+  assert_int_equal(e->type, array);
+  assert_ptr_equal(fn(lm, "demo.sum"), e);
+  assert_null(fn(lm, "demo"));
+  assert_null(fn(lm, "demo."));       /* nothing below the prefix */
+  assert_null(fn(lm, "demox.sum"));
+  assert_null(fn(lm, "dem.sum"));
+  assert_null(fn(lm, "numpy.sum"));
+  assert_null(fn(lm, ""));
+  e = fn(lm, "demo.zeros_like");
+  assert_int_equal(e->roles, GL_ROLE_ALLOC);
+  assert_int_equal(e->result, GL_RESULT_ARG0);
+  assert_int_equal(fn(lm, "demo.jit")->decorates, type_id(lm, "demo.Kernel"));
+  assert_int_equal(fn(lm, "demo.jit")->type, GL_TYPE_NONE);
+  assert_int_equal(fn(lm, "demo.device")->result, GL_RESULT_DEVICE_SPEC);
+  gl_libmodels_free(lm);
+}
+
+static void test_builtins_and_timers(void **state) {
+  (void)state;
+  gl_libmodels *lm = load_demo();
+  const gl_api_entry *e = fn(lm, "builtins.float");
+  assert_int_equal(e->roles, GL_ROLE_D2H | GL_ROLE_HOST_RETURNING);
+  assert_int_equal(e->when, GL_WHEN_ARG0_DEVICE);
+  assert_int_equal(e->result, GL_RESULT_HOST);
+  assert_null(fn(lm, "builtins.int"));
+  assert_null(fn(lm, "float"));
+  e = fn(lm, "time.perf_counter");
+  assert_int_equal(e->roles, GL_ROLE_TIMER);
+  assert_int_equal(e->when, GL_WHEN_ALWAYS);
+  assert_null(fn(lm, "time.perf_counter_ns"));
+  gl_libmodels_free(lm);
+}
+
+static void test_types_and_members(void **state) {
+  (void)state;
+  gl_libmodels *lm = load_demo();
+  uint16_t array = type_id(lm, "demo.array"), host = type_id(lm, "demo.host");
+  uint16_t kernel = type_id(lm, "demo.Kernel");
+  assert_int_equal(array, 0); /* ids in file order */
+  assert_int_equal(host, 1);
+  assert_int_equal(kernel, 2);
+  assert_int_equal(type_id(lm, "demo.arra"), GL_TYPE_NONE);
+  assert_int_equal(gl_libmodels_type_id(lm, "demo.arrayX", 10), array);
+  assert_string_equal(gl_libmodels_type_name(lm, kernel), "demo.Kernel");
+  assert_null(gl_libmodels_type_name(lm, GL_TYPE_NONE));
+  assert_null(gl_libmodels_type_name(lm, 3));
+  assert_int_equal(gl_libmodels_type_prov(lm, array), GL_PROV_DEVICE);
+  assert_int_equal(gl_libmodels_type_prov(lm, host), GL_PROV_HOST);
+  assert_int_equal(gl_libmodels_type_prov(lm, kernel), GL_PROV_UNKNOWN);
+  assert_int_equal(gl_libmodels_type_prov(lm, GL_TYPE_NONE), GL_PROV_UNKNOWN);
+
+  const gl_api_entry *get = gl_libmodels_method(lm, array, "get", 3);
+  assert_int_equal(get->roles, GL_ROLE_D2H);
+  assert_int_equal(get->when, GL_WHEN_RECEIVER_DEVICE);
+  assert_int_equal(get->type, host);
+  assert_int_equal(gl_libmodels_method(lm, array, "to", 2)->result, GL_RESULT_TO_ARG);
+  const gl_api_entry *star = gl_libmodels_method(lm, array, "sum", 3);
+  assert_int_equal(star->roles, GL_ROLE_GPU_WORK);
+  assert_int_equal(star->result, GL_RESULT_RECEIVER);
+  assert_int_equal(star->type, array);
+  assert_ptr_equal(gl_libmodels_method(lm, array, "getx", 3), get);
+  assert_ptr_equal(gl_libmodels_method(lm, array, "ge", 2), star);
+  assert_null(gl_libmodels_method(lm, host, "get", 3));
+  assert_null(gl_libmodels_method(lm, GL_TYPE_NONE, "get", 3));
+  assert_null(gl_libmodels_method(lm, 3, "get", 3));
+
+  assert_int_equal(gl_libmodels_attribute(lm, array, "shape", 5)->result, GL_RESULT_HOST);
+  assert_int_equal(gl_libmodels_attribute(lm, array, "T", 1)->result, GL_RESULT_RECEIVER);
+  assert_null(gl_libmodels_attribute(lm, host, "shape", 5));
+  assert_null(gl_libmodels_attribute(lm, kernel, "T", 1));
+
+  const gl_api_entry *sub = gl_libmodels_subscript(lm, array);
+  assert_int_equal(sub->result, GL_RESULT_RECEIVER);
+  assert_int_equal(sub->type, array);
+  assert_int_equal(sub->roles, 0);
+  const gl_api_entry *op = gl_libmodels_operator(lm, array);
+  assert_int_equal(op->roles, GL_ROLE_GPU_WORK);
+  assert_int_equal(op->when, GL_WHEN_RECEIVER_DEVICE);
+  assert_int_equal(gl_libmodels_call(lm, kernel)->roles, GL_ROLE_GPU_WORK | GL_ROLE_SYNC);
+  assert_null(gl_libmodels_call(lm, array));
+  assert_null(gl_libmodels_subscript(lm, host));
+  assert_null(gl_libmodels_operator(lm, kernel));
+  assert_null(gl_libmodels_subscript(lm, GL_TYPE_NONE));
+  gl_libmodels_free(lm);
+}
+
+/* Lookups answer on a frozen table only; adding a file thaws it, freezing again sees the file. */
+static void test_freeze_and_refreeze(void **state) {
+  (void)state;
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_libmodels_add(lm, "demo.json", demo_json, strlen(demo_json), &errs), GL_OK);
+  assert_null(fn(lm, "demo.asnumpy"));
+  assert_int_equal(type_id(lm, "demo.array"), GL_TYPE_NONE);
+  assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_OK);
+  assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_OK);
+  assert_non_null(fn(lm, "demo.asnumpy"));
+  static const char more[] = "{\"library\": \"more\", \"functions\": {\"more.f\": {\"type\": \"demo.array\"}}}";
+  assert_int_equal(gl_libmodels_add(lm, "x/more.json", more, strlen(more), &errs), GL_OK);
+  assert_null(fn(lm, "more.f"));
+  assert_int_equal(gl_libmodels_freeze(lm, NULL), GL_OK);
+  assert_int_equal(fn(lm, "more.f")->type, type_id(lm, "demo.array"));
+  assert_non_null(fn(lm, "demo.asnumpy"));
+  assert_int_equal(gl_libmodels_count(lm), 2);
+  assert_int_equal(errs.len, 0);
+  gl_libmodels_free(lm);
+  gl_libmodels_free(NULL);
+  gl_vec_free(&errs);
+}
+
+/* The smallest model, and one whose text is not NUL-terminated where len ends. */
+static void test_minimal_and_unterminated(void **state) {
+  (void)state;
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  static const char text[] = "{\"library\": \"x\"}GARBAGE";
+  assert_int_equal(gl_libmodels_add(lm, "x.json", text, 16, &errs), GL_OK);
+  static const char bom[] = "\xef\xbb\xbf{\"library\": \"y\", \"functions\": {\"y.f\": {\"roles\": [\"h2d\"]}}}\r\n";
+  assert_int_equal(gl_libmodels_add(lm, "y.json", bom, strlen(bom), &errs), GL_OK);
+  print_errors(&errs);
+  assert_int_equal(errs.len, 0);
+  assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_OK);
+  assert_int_equal(fn(lm, "y.f")->roles, GL_ROLE_H2D);
+  assert_int_equal(gl_libmodels_count(lm), 2);
+  gl_libmodels_free(lm);
+  gl_vec_free(&errs);
+}
+
+/* --- load errors ----------------------------------------------------------------------------- */
+
+/* Loads demo_json with from replaced by to (as m/models/demo.json) and expects exactly one error. */
+static void expect_one(const char *from, const char *to, uint32_t line, uint32_t col, const char *msg) {
+  char *text = edit(demo_json, from, to);
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  int rc = gl_libmodels_add(lm, "m/models/demo.json", text, strlen(text), &errs);
+  print_errors(&errs);
+  assert_int_equal(rc, GL_EINVAL);
+  assert_int_equal(errs.len, 1);
+  assert_diag(&errs.data[0], "m/models/demo.json", line, col, msg);
+  free(text);
+  gl_libmodels_free(lm);
+  gl_vec_free(&errs);
+}
+
+static void test_bad_json(void **state) {
+  (void)state;
+  /* cJSON's parse end, as the rule loader reports it: a missing ',' is found at the next key,
+   * trailing bytes at their first byte; where a key was expected cJSON ends one byte past the
+   * offending one (the '}' after a trailing ',' is at 23:59). */
+  expect_one("\"result\": \"arg0\", \"type\"", "\"result\": \"arg0\" \"type\"", 8, 60, "invalid json in model file");
+  expect_one("\"sync\"]}}\n", "\"sync\"]},}\n", 23, 60, "invalid json in model file");
+  expect_one(" }\n}\n", " }\n}\nx\n", 26, 1, "invalid json in model file");
+  expect_one("\"get\": {", "\"get\": {{", 16, 25, "invalid json in model file"); /* '{' is at 24 */
+  /* A NUL byte cannot hide the rest of the file. */
+  static const char nul[] = "{\"library\": \"n\"}\n\0{";
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_libmodels_add(lm, "n.json", nul, sizeof(nul) - 1, &errs), GL_EINVAL);
+  assert_int_equal(errs.len, 1);
+  assert_diag(&errs.data[0], "n.json", 2, 1, "model file contains a NUL byte");
+  assert_int_equal(gl_libmodels_add(lm, "e.json", "", 0, &errs), GL_EINVAL);
+  assert_diag(&errs.data[1], "e.json", 1, 1, "invalid json in model file");
+  assert_int_equal(gl_libmodels_add(lm, "a.json", "[1]", 3, &errs), GL_EINVAL);
+  assert_diag(&errs.data[2], "a.json", 1, 1, "a model file must be a json object");
+  assert_int_equal(gl_libmodels_count(lm), 1); /* not json: not counted */
+  gl_libmodels_free(lm);
+  gl_vec_free(&errs);
+}
+
+static void test_unknown_keys(void **state) {
+  (void)state;
+  expect_one(" \"description\"", " \"descripton\"", 2, 2,
+             "unknown key 'descripton' (expected library, description, functions or types)");
+  expect_one("\"roles\": [\"timer\"]", "\"role\": [\"timer\"]", 12, 25,
+             "unknown key 'role' (expected roles, when, result, type or decorates)");
+  expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"host\", \"method\": {}}", 22, 39,
+             "unknown key 'method' (expected provenance, methods, attributes, subscript, operators or call)");
+  expect_one("\"result\": \"device-spec\"", "\"result\": \"device-spec\", \"result\": \"host\"", 10, 44,
+             "duplicate key 'result'");
+  expect_one("\"types\": {", "\"library\": \"demo\", \"types\": {", 14, 2, "duplicate key 'library'");
+}
+
+/* Errors after escaped quotes, braces and brackets inside strings still land on the right byte. */
+static void test_positions_after_strings(void **state) {
+  (void)state;
+  expect_one("everything\",\n", "everything\", \"x\": 1,\n", 2, 55,
+             "unknown key 'x' (expected library, description, functions or types)");
+  expect_one("\"demo.random.seed\": {}", "\"demo.random.seed\": {\"type\": \"a{b\"}", 7, 32,
+             "invalid type name 'a{b' (expected a dotted name)");
+}
+
+static void test_bad_values(void **state) {
+  (void)state;
+  expect_one("[\"gpu-work\", \"device-returning\"]", "[\"gpu-work\", \"device_returning\"]", 6, 43,
+             "unknown role 'device_returning' (expected device-returning, host-returning, d2h, h2d, sync, "
+             "alloc, gpu-work or timer)");
+  expect_one("[\"gpu-work\", \"sync\"]", "[\"gpu-work\", \"gpu-work\"]", 23, 50, "duplicate role 'gpu-work'");
+  expect_one("[\"gpu-work\", \"sync\"]", "[\"gpu-work\", 7]", 23, 50, "a role must be a string");
+  expect_one("\"roles\": [\"timer\"]", "\"roles\": \"timer\"", 12, 34, "'roles' must be an array of role names");
+  expect_one("\"when\": \"arg0-device\", \"result\": \"host\"}", "\"when\": \"arg0\", \"result\": \"host\"}", 11,
+             66, "unknown when 'arg0' (expected always, receiver-device or arg0-device)");
+  expect_one("\"result\": \"to-arg\"", "\"result\": \"to_arg\"", 17, 33,
+             "unknown result 'to_arg' (expected unknown, device, host, receiver, arg0, device-kwarg, to-arg "
+             "or device-spec)");
+  expect_one("\"result\": \"to-arg\"", "\"result\": 3", 17, 33, "'result' must be a string");
+  expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"cpu\"}", 22, 31,
+             "unknown provenance 'cpu' (expected device, host or unknown)");
+  expect_one("\"type\": \"demo.host\"},\n", "\"type\": \"demo host\"},\n", 4, 87,
+             "invalid type name 'demo host' (expected a dotted name)");
+  expect_one("\"decorates\": \"demo.Kernel\"", "\"decorates\": [\"demo.Kernel\"]", 9, 29,
+             "'decorates' must be a string");
+  expect_one("\"demo.random.seed\": {}", "\"demo.random.seed\": []", 7, 23, "an entry must be a json object");
+  expect_one("\"demo.host\": {\"provenance\": \"host\"}", "\"demo.host\": \"host\"", 22, 16,
+             "a type must be a json object");
+  expect_one("{\"shape\": {\"result\": \"host\"}, \"*\": {\"result\": \"receiver\"}}", "[]", 19, 18,
+             "'attributes' must be an object");
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  static const char text[] = "{\"library\": \"demo\", \"functions\": [], \"types\": 7}";
+  assert_int_equal(gl_libmodels_add(lm, "demo.json", text, strlen(text), &errs), GL_EINVAL);
+  assert_int_equal(errs.len, 2);
+  assert_diag(&errs.data[0], "demo.json", 1, 34, "'functions' must be an object");
+  assert_diag(&errs.data[1], "demo.json", 1, 47, "'types' must be an object");
+  gl_libmodels_free(lm);
+  gl_vec_free(&errs);
+}
+
+/* when and result values that make no sense for the kind of entry. */
+static void test_kind_rules(void **state) {
+  (void)state;
+  expect_one("\"demo.random.seed\": {}", "\"demo.random.seed\": {\"result\": \"receiver\"}", 7, 34,
+             "result 'receiver' does not apply to a function");
+  expect_one("\"demo.random.seed\": {}", "\"demo.random.seed\": {\"when\": \"receiver-device\"}", 7, 32,
+             "when 'receiver-device' does not apply to a function");
+  expect_one("{\"shape\": {\"result\": \"host\"}", "{\"shape\": {\"result\": \"arg0\"}", 19, 39,
+             "result 'arg0' does not apply to an attribute");
+  expect_one("\"subscript\": {\"result\": \"receiver\"", "\"subscript\": {\"when\": \"arg0-device\"", 20, 26,
+             "when 'arg0-device' does not apply to a subscript");
+  expect_one("\"when\": \"receiver-device\", \"result\": \"receiver\"}}", "\"result\": \"to-arg\"}}", 21, 51,
+             "result 'to-arg' does not apply to operators");
+}
+
+static void test_bad_names_and_library(void **state) {
+  (void)state;
+  expect_one("\"demo.zeros_like\"", "\"demo.zeros-like\"", 8, 3,
+             "invalid function name 'demo.zeros-like' (expected a dotted name, optionally ending in '.*')");
+  expect_one("\"demo.zeros_like\"", "\"*\"", 8, 3,
+             "invalid function name '*' (expected a dotted name, optionally ending in '.*')");
+  expect_one("\"demo.zeros_like\"", "\"demo.*.x\"", 8, 3,
+             "invalid function name 'demo.*.x' (expected a dotted name, optionally ending in '.*')");
+  expect_one("\"demo.zeros_like\"", "\"demo..x\"", 8, 3,
+             "invalid function name 'demo..x' (expected a dotted name, optionally ending in '.*')");
+  expect_one("\"to\": {", "\"to()\": {", 17, 16, "invalid method name 'to()' (expected an identifier or '*')");
+  expect_one("{\"shape\"", "{\"sh.ape\"", 19, 19, "invalid attribute name 'sh.ape' (expected an identifier or '*')");
+  expect_one("\"demo.Kernel\": {", "\"demo.Kernel.*\": {", 23, 3, "invalid type name 'demo.Kernel.*' (expected a dotted name)");
+  expect_one("{\"library\": \"demo\"", "{\"library\": \"dem\"", 1, 13,
+             "library 'dem' does not match the file name (expected 'demo')");
+  expect_one("{\"library\": \"demo\"", "{\"library\": [\"demo\"]", 1, 13, "'library' must be a string");
+  expect_one("{\"library\": \"demo\",", "{", 1, 1, "missing key 'library'");
+  expect_one("\"description\": \"a \\\"demo\\\" {model} [of] everything\"", "\"description\": 5", 2, 17,
+             "'description' must be a string");
+}
+
+/* A file with several problems reports all of them, in order, and keeps its valid parts. */
+static void test_all_errors_and_valid_parts_kept(void **state) {
+  (void)state;
+  char *a = edit(demo_json, "\"roles\": [\"timer\"]", "\"roles\": [\"timers\"]");
+  char *b = edit(a, "\"demo.random.seed\": {}", "\"demo.random.seed\": {\"when\": 1}");
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_libmodels_add(lm, "demo.json", b, strlen(b), &errs), GL_EINVAL);
+  assert_int_equal(errs.len, 2);
+  assert_diag(&errs.data[0], "demo.json", 7, 32, "'when' must be a string");
+  assert_diag(&errs.data[1], "demo.json", 12, 35,
+              "unknown role 'timers' (expected device-returning, host-returning, d2h, h2d, sync, alloc, "
+              "gpu-work or timer)");
+  assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_OK);
+  assert_int_equal(errs.len, 2);
+  assert_null(fn(lm, "time.perf_counter"));         /* the bad entries are left out */
+  assert_int_equal(fn(lm, "demo.random.seed")->roles, GL_ROLE_GPU_WORK | GL_ROLE_DEVICE_RETURNING);
+  assert_non_null(fn(lm, "demo.asnumpy"));          /* the rest is there */
+  free(a), free(b);
+  gl_libmodels_free(lm);
+  gl_vec_free(&errs);
+}
+
+/* --- freeze errors (across files) ------------------------------------------------------------ */
+
+static void test_undefined_type(void **state) {
+  (void)state;
+  char *text = edit(demo_json, "\"type\": \"demo.host\"},\n  \"demo.*\"", "\"type\": \"demo.hots\"},\n  \"demo.*\"");
+  char *text2 = edit(text, "\"decorates\": \"demo.Kernel\"", "\"decorates\": \"demo.kernel\"");
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_libmodels_add(lm, "m/demo.json", text2, strlen(text2), &errs), GL_OK);
+  assert_int_equal(errs.len, 0);
+  assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_EINVAL);
+  assert_int_equal(errs.len, 2);
+  assert_diag(&errs.data[0], "m/demo.json", 4, 87, "undefined type 'demo.hots' (no model defines it)");
+  assert_diag(&errs.data[1], "m/demo.json", 9, 29, "undefined type 'demo.kernel' (no model defines it)");
+  assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_EINVAL); /* the same answer, no new errors */
+  assert_int_equal(errs.len, 2);
+  assert_int_equal(fn(lm, "demo.asnumpy")->type, GL_TYPE_NONE);
+  free(text), free(text2);
+  gl_libmodels_free(lm);
+  gl_vec_free(&errs);
+}
+
+/* A type may be used by a file added before the one defining it. */
+static void test_type_defined_in_a_later_file(void **state) {
+  (void)state;
+  static const char user[] = "{\"library\": \"user\",\n \"functions\": {\"user.load\": {\"result\": \"device\", \"type\": \"demo.array\"}}}";
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_libmodels_add(lm, "a/user.json", user, strlen(user), &errs), GL_OK);
+  assert_int_equal(gl_libmodels_add(lm, "b/demo.json", demo_json, strlen(demo_json), &errs), GL_OK);
+  assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_OK);
+  assert_int_equal(errs.len, 0);
+  assert_int_equal(fn(lm, "user.load")->type, type_id(lm, "demo.array"));
+  gl_libmodels_free(lm);
+  gl_vec_free(&errs);
+}
+
+static void test_duplicates_across_files(void **state) {
+  (void)state;
+  static const char other[] =
+      "{\"library\": \"other\",\n"
+      " \"functions\": {\"other.f\": {},\n"
+      "  \"demo.asnumpy\": {\"roles\": [\"d2h\"]},\n"
+      "  \"demo.random.*\": {},\n"
+      "  \"other.f\": {\"roles\": [\"sync\"]}},\n"
+      " \"types\": {\"demo.host\": {},\n"
+      "  \"other.t\": {\"methods\": {\"m\": {}, \"m\": {}}, \"attributes\": {\"*\": {}, \"*\": {}}}}}\n";
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_libmodels_add(lm, "m/demo.json", demo_json, strlen(demo_json), &errs), GL_OK);
+  assert_int_equal(gl_libmodels_add(lm, "u/other.json", other, strlen(other), &errs), GL_OK);
+  assert_int_equal(errs.len, 0);
+  assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_EINVAL);
+  print_errors(&errs);
+  assert_int_equal(errs.len, 6);
+  assert_diag(&errs.data[0], "u/other.json", 6, 12, "duplicate type 'demo.host' (first defined in m/demo.json:22:3)");
+  assert_diag(&errs.data[1], "u/other.json", 3, 3, "duplicate function 'demo.asnumpy' (first defined in m/demo.json:4:3)");
+  assert_diag(&errs.data[2], "u/other.json", 4, 3, "duplicate function 'demo.random.*' (first defined in m/demo.json:6:3)");
+  assert_diag(&errs.data[3], "u/other.json", 5, 3, "duplicate function 'other.f' (first defined in u/other.json:2:16)");
+  assert_diag(&errs.data[4], "u/other.json", 7, 36,
+              "duplicate method 'm' of type 'other.t' (first defined in u/other.json:7:27)");
+  assert_diag(&errs.data[5], "u/other.json", 7, 70,
+              "duplicate attribute '*' of type 'other.t' (first defined in u/other.json:7:61)");
+  /* The first definition stands. */
+  assert_int_equal(fn(lm, "demo.asnumpy")->when, GL_WHEN_ARG0_DEVICE);
+  assert_int_equal(fn(lm, "demo.random.x")->roles, GL_ROLE_GPU_WORK | GL_ROLE_DEVICE_RETURNING);
+  assert_int_equal(fn(lm, "other.f")->roles, 0);
+  assert_int_equal(gl_libmodels_type_prov(lm, type_id(lm, "demo.host")), GL_PROV_HOST);
+  gl_libmodels_free(lm);
+  gl_vec_free(&errs);
+}
+
+static void test_duplicate_library(void **state) {
+  (void)state;
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_libmodels_add(lm, "rules/models/demo.json", demo_json, strlen(demo_json), &errs), GL_OK);
+  assert_int_equal(gl_libmodels_add(lm, "mine/models/demo.json", demo_json, strlen(demo_json), &errs), GL_EINVAL);
+  assert_int_equal(errs.len, 1); /* and no duplicate function or type for each of its names */
+  assert_diag(&errs.data[0], "mine/models/demo.json", 1, 13,
+              "duplicate library 'demo' (first defined in rules/models/demo.json)");
+  assert_int_equal(gl_libmodels_count(lm), 1);
+  assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_OK);
+  gl_libmodels_free(lm);
+  gl_vec_free(&errs);
+}
+
+static void *test_json_malloc(size_t n) { return _test_malloc(n, __FILE__, __LINE__); }
+static void test_json_free(void *p) { _test_free(p, __FILE__, __LINE__); }
+
+int main(void) {
+  cJSON_Hooks hooks = {test_json_malloc, test_json_free};
+  cJSON_InitHooks(&hooks);
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_roles),
+      cmocka_unit_test(test_functions_exact_and_wildcards),
+      cmocka_unit_test(test_builtins_and_timers),
+      cmocka_unit_test(test_types_and_members),
+      cmocka_unit_test(test_freeze_and_refreeze),
+      cmocka_unit_test(test_minimal_and_unterminated),
+      cmocka_unit_test(test_bad_json),
+      cmocka_unit_test(test_unknown_keys),
+      cmocka_unit_test(test_positions_after_strings),
+      cmocka_unit_test(test_bad_values),
+      cmocka_unit_test(test_kind_rules),
+      cmocka_unit_test(test_bad_names_and_library),
+      cmocka_unit_test(test_all_errors_and_valid_parts_kept),
+      cmocka_unit_test(test_undefined_type),
+      cmocka_unit_test(test_type_defined_in_a_later_file),
+      cmocka_unit_test(test_duplicates_across_files),
+      cmocka_unit_test(test_duplicate_library),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
