@@ -121,6 +121,7 @@ static gl_ruleset *load_rules(const gl_cli *cli, gl_matcher **matcher_out) {
   gl_diag_list errs = {0};
   gl_rules_add_builtin(set, &errs);
   for (size_t i = 0; i < cli->rules_dirs.len; i++) gl_rules_add_dir(set, cli->rules_dirs.data[i], &errs);
+  gl_rules_finish(set, &errs);
   gl_diag err = {0};
   if (gl_rules_select(set, (const char *const *)cli->select.data, cli->has_select ? cli->select.len : 0,
                       (const char *const *)cli->extend_select.data, cli->extend_select.len,

@@ -3,7 +3,8 @@
  * Owns: grouping files into packs by folder (README.md = the pack, other *.md = its rules),
  *       the cross-file checks (pack prefix, duplicate ids, names and packs), reading a rules
  *       directory (regular files only, opened O_NONBLOCK and checked with fstat, read fully),
- *       sorting rules by id, and --select / --extend-select / --ignore.
+ *       sorting rules by id, handing <...>/models/<library>.json files to the library models
+ *       (libmodel.h) and freezing them, and --select / --extend-select / --ignore.
  * Not: the syntax of one file (rulefile.c, rulemeta.c), compiling queries (match.c).
  * Threads: called from the main thread before workers start; the set is read-only afterwards. */
 #include "rules.h"
@@ -39,7 +40,11 @@ const char *gl_level_name(gl_level level) {
   }
 }
 
-gl_ruleset *gl_rules_new(void) { return gl_xcalloc(1, sizeof(gl_ruleset)); }
+gl_ruleset *gl_rules_new(void) {
+  gl_ruleset *set = gl_xcalloc(1, sizeof(gl_ruleset));
+  set->models = gl_libmodels_new();
+  return set;
+}
 
 /* --- grouping ----------------------------------------------------------------------------- */
 
@@ -193,6 +198,17 @@ static void add_rule(gl_ruleset *set, const gl_pack *pack, const gl_rule_file *f
   gl_vec_push(&set->rules, r);
 }
 
+/* Feeds every <...>/models/<library>.json of files to the library models, in path order. */
+static void add_models(gl_ruleset *set, const gl_rule_file *files, size_t nfiles, gl_diag_list *errs) {
+  gl_vec(const gl_rule_file *) json = {0};
+  for (size_t i = 0; i < nfiles; i++)
+    if (ends_with(files[i].path, ".json") && in_models_folder(files[i].path)) gl_vec_push(&json, &files[i]);
+  if (json.len) qsort(json.data, json.len, sizeof(json.data[0]), cmp_file_path);
+  for (size_t i = 0; i < json.len; i++)
+    gl_libmodels_add(set->models, json.data[i]->path, json.data[i]->data, json.data[i]->len, errs);
+  gl_vec_free(&json);
+}
+
 static int cmp_rule_id(const void *a, const void *b) {
   return strcmp((*(gl_rule *const *)a)->id, (*(gl_rule *const *)b)->id);
 }
@@ -209,6 +225,7 @@ int gl_rules_add_files(gl_ruleset *set, const gl_rule_file *files, size_t nfiles
       add_rule(set, pack, groups.data[i].rules.data[j], errs);
   }
   groups_free(&groups);
+  add_models(set, files, nfiles, errs);
   if (set->rules.len) qsort(set->rules.data, set->rules.len, sizeof(gl_rule *), cmp_rule_id);
   bool failed = errs->len > before;
   gl_vec_free(&local);
@@ -302,15 +319,16 @@ static bool list_dir(const char *dir, name_list *names, gl_diag_list *errs) {
   return true;
 }
 
-/* Appends dir's *.md files to files. */
-static void read_md_files(const char *dir, file_list *files, gl_diag_list *errs) {
+/* Appends dir's *.md files (models: dir's *.json files) to files. */
+static void read_files(const char *dir, bool models, file_list *files, gl_diag_list *errs) {
   name_list names = {0};
   if (!list_dir(dir, &names, errs)) return;
   for (size_t i = 0; i < names.len; i++) {
     char *path = join_path(dir, names.data[i]);
     gl_rule_file f = {path, NULL, 0};
-    if (ends_with(names.data[i], ".md") && !in_models_folder(path) &&
-        read_rule_file(path, (char **)&f.data, &f.len, errs))
+    bool wanted = models ? ends_with(names.data[i], ".json")
+                         : ends_with(names.data[i], ".md") && !in_models_folder(path);
+    if (wanted && read_rule_file(path, (char **)&f.data, &f.len, errs))
       gl_vec_push(files, f);
     else
       free(path);
@@ -324,6 +342,13 @@ static bool is_dir(const char *path) {
   return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* Appends the *.json files of dir/models, when that is a folder. */
+static void read_model_files(const char *dir, file_list *files, gl_diag_list *errs) {
+  char *models = join_path(dir, GL_MODELS_FOLDER);
+  if (is_dir(models)) read_files(models, true, files, errs);
+  free(models);
+}
+
 int gl_rules_add_dir(gl_ruleset *set, const char *dir, gl_diag_list *errs) {
   gl_diag_list local = {0};
   if (!errs) errs = &local;
@@ -334,12 +359,13 @@ int gl_rules_add_dir(gl_ruleset *set, const char *dir, gl_diag_list *errs) {
     char *readme = join_path(dir, "README.md");
     bool one_pack = access(readme, F_OK) == 0;
     free(readme);
-    read_md_files(dir, &files, errs);
+    read_files(dir, false, &files, errs);
     for (size_t i = 0; i < names.len && !one_pack; i++) {
       char *sub = join_path(dir, names.data[i]);
-      if (is_dir(sub)) read_md_files(sub, &files, errs);
+      if (is_dir(sub)) read_files(sub, false, &files, errs);
       free(sub);
     }
+    read_model_files(dir, &files, errs);
     if (!files.len && errs->len == before)
       gl_diag_set(gl_diag_list_add(errs), dir, 0, 0, "no rule packs found in rules directory");
   }
@@ -355,6 +381,8 @@ int gl_rules_add_dir(gl_ruleset *set, const char *dir, gl_diag_list *errs) {
   gl_vec_free(&local);
   return failed ? GL_EINVAL : GL_OK;
 }
+
+int gl_rules_finish(gl_ruleset *set, gl_diag_list *errs) { return gl_libmodels_freeze(set->models, errs); }
 
 /* --- selection ---------------------------------------------------------------------------- */
 
@@ -432,5 +460,6 @@ void gl_rules_free(gl_ruleset *set) {
   }
   gl_vec_free(&set->rules);
   gl_vec_free(&set->packs);
+  gl_libmodels_free(set->models);
   free(set);
 }

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "diag.h"
+#include "libmodel.h"
 #include "vec.h"
 
 typedef enum gl_level {
@@ -64,6 +65,7 @@ typedef struct gl_rule {
 typedef struct gl_ruleset {
   gl_vec(gl_pack *) packs;
   gl_vec(gl_rule *) rules;   /* sorted by id */
+  gl_libmodels *models;      /* owned, never NULL; lookups answer once gl_rules_finish froze it */
 } gl_ruleset;
 
 /* One file of a pack source: path as it should appear in errors, and its bytes (borrowed). */
@@ -77,8 +79,9 @@ typedef struct gl_rule_file {
 gl_ruleset *gl_rules_new(void);
 
 /* Adds every pack found in files (README.md of a folder = a pack, other *.md of that folder =
- * rules). Every problem in every file is appended to errs with file:line:column; returns 0 when
- * none was found, else GL_EINVAL. Errors: missing or out-of-order section, bad json (position from
+ * rules), and every library model (<...>/models/<library>.json, in path order) to set->models.
+ * Every problem in every file is appended to errs with file:line:column; returns 0 when none was
+ * found, else GL_EINVAL. Errors: missing or out-of-order section, bad json (position from
  * cJSON's parse end), missing or mistyped metadata field, unknown severity, id not matching the
  * file name or the pack prefix, duplicate id or name. */
 int gl_rules_add_files(gl_ruleset *set, const gl_rule_file *files, size_t nfiles, gl_diag_list *errs);
@@ -86,8 +89,14 @@ int gl_rules_add_files(gl_ruleset *set, const gl_rule_file *files, size_t nfiles
 /* Adds the built-in packs embedded at build time. */
 int gl_rules_add_builtin(gl_ruleset *set, gl_diag_list *errs);
 
-/* Adds the packs under dir (dir itself may be one pack, or hold pack folders). */
+/* Adds the packs under dir (dir itself may be one pack, or hold pack folders) and the library
+ * models in dir/models/ (*.json). A dir holding only models is fine. */
 int gl_rules_add_dir(gl_ruleset *set, const char *dir, gl_diag_list *errs);
+
+/* Freezes the library models once every source is added (before selection): checks references
+ * across model files (types defined, no name defined twice) and builds the lookup tables.
+ * Returns 0 or GL_EINVAL (errors appended to errs with file:line:column). */
+int gl_rules_finish(gl_ruleset *set, gl_diag_list *errs);
 
 /* Applies selection: select (NULL = each pack's default), then extend_select, then ignore. Each
  * entry is an id ("GPU101"), id prefix ("GPU1", "GPU"), rule name or pack name; "ALL" selects

@@ -199,6 +199,7 @@ static int setup_suite(suite *s) {
   s->set = gl_rules_new();
   gl_diag_list errs = {0};
   gl_rules_add_builtin(s->set, &errs);
+  gl_rules_finish(s->set, &errs);
   const char *all[] = {"ALL"};
   gl_diag err = {0};
   if (!errs.len && gl_rules_select(s->set, all, 1, NULL, 0, NULL, 0, &err) != 0) *gl_diag_list_add(&errs) = err;

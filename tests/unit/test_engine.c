@@ -22,6 +22,7 @@ static int setup(void **state) {
   gl_diag_list errs = {0};
   c->set = gl_rules_new();
   gl_rules_add_builtin(c->set, &errs);
+  gl_rules_finish(c->set, &errs);
   const char *all[] = {"ALL"};
   gl_diag err = {0};
   if (gl_rules_select(c->set, all, 1, NULL, 0, NULL, 0, &err) != 0) return -1;

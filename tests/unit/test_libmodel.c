@@ -1,7 +1,8 @@
 /* test_libmodel.c: unit tests of the library-model loader (src/libmodel.h): every lookup of a
  * valid model (exact names, wildcards by length, builtins, methods, attributes, subscript,
- * operators, call, types) and every load and freeze error with its exact file:line:column and
- * message. Owns: nothing shared; each test builds its own table. */
+ * operators, call, types), every load and freeze error with its exact file:line:column and
+ * message, models fed through the ruleset (files, directories, the embedded models), and the
+ * built-in models themselves. Owns: nothing shared; each test builds its own table. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,10 +13,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
 #include "libmodel.h"
+#include "rules.h"
 
 /* Line numbers are on the right; the error tests edit copies of it. */
 static const char demo_json[] =
@@ -514,6 +518,121 @@ static void test_duplicate_library(void **state) {
   gl_vec_free(&errs);
 }
 
+/* --- through the ruleset --------------------------------------------------------------------- */
+
+static void test_ruleset_feeds_models_folders_only(void **state) {
+  (void)state;
+  static const char other[] = "{\"library\": \"other\", \"functions\": {\"other.f\": {\"type\": \"demo.array\"}}}";
+  gl_rule_file files[] = {
+      {"p/models/other.json", other, strlen(other)},     /* added after demo.json: sorted by path */
+      {"p/models/demo.json", demo_json, strlen(demo_json)},
+      {"p/pack/notes.json", "not json", 8},               /* not in a models folder: ignored */
+      {"p/mymodels/x.json", "not json", 8},
+  };
+  gl_ruleset *set = gl_rules_new();
+  assert_non_null(set->models);
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_rules_add_files(set, files, 4, &errs), GL_OK);
+  print_errors(&errs);
+  assert_int_equal(gl_libmodels_count(set->models), 2);
+  assert_null(fn(set->models, "other.f")); /* not frozen yet */
+  assert_int_equal(gl_rules_finish(set, &errs), GL_OK);
+  assert_int_equal(errs.len, 0);
+  assert_int_equal(fn(set->models, "other.f")->type, type_id(set->models, "demo.array"));
+  assert_int_equal(type_id(set->models, "demo.array"), 0);
+  gl_rules_free(set);
+  gl_vec_free(&errs);
+}
+
+static void test_ruleset_model_errors(void **state) {
+  (void)state;
+  static const char bad[] = "{\"library\": \"bad\",\n \"functions\": {\"bad.f\": {\"type\": \"nowhere.T\"}}}";
+  gl_rule_file files[] = {{"d/models/bad.json", bad, strlen(bad)}};
+  gl_ruleset *set = gl_rules_new();
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_rules_add_files(set, files, 1, &errs), GL_OK);
+  assert_int_equal(gl_rules_finish(set, &errs), GL_EINVAL);
+  assert_int_equal(errs.len, 1);
+  assert_diag(&errs.data[0], "d/models/bad.json", 2, 34, "undefined type 'nowhere.T' (no model defines it)");
+  gl_rules_free(set);
+  files[0].path = "d/models/good.json";
+  set = gl_rules_new();
+  errs.len = 0;
+  assert_int_equal(gl_rules_add_files(set, files, 1, &errs), GL_EINVAL);
+  assert_int_equal(errs.len, 1);
+  assert_diag(&errs.data[0], "d/models/good.json", 1, 13, "library 'bad' does not match the file name (expected 'good')");
+  gl_rules_free(set);
+  gl_vec_free(&errs);
+}
+
+static void write_file(const char *dir, const char *name, const char *text) {
+  char path[512];
+  snprintf(path, sizeof(path), "%s/%s", dir, name);
+  FILE *f = fopen(path, "wb");
+  assert_non_null(f);
+  assert_int_equal(fwrite(text, 1, strlen(text), f), strlen(text));
+  assert_int_equal(fclose(f), 0);
+}
+
+/* --rules DIR: DIR/models/*.json, for a dir holding only models, a dir of packs and one pack. */
+static void test_rules_dir_models(void **state) {
+  (void)state;
+  char root[] = "/tmp/gl_libmodel_XXXXXX", models[64], pack[64], pack_models[80];
+  assert_non_null(mkdtemp(root));
+  snprintf(models, sizeof(models), "%s/models", root);
+  snprintf(pack, sizeof(pack), "%s/pack", root);
+  snprintf(pack_models, sizeof(pack_models), "%s/pack/models", root);
+  assert_int_equal(mkdir(models, 0700), 0);
+  write_file(models, "demo.json", demo_json);
+  write_file(models, "README.md", "# Models\n");
+  write_file(models, "notes.txt", "not a model");
+  gl_ruleset *set = gl_rules_new();
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_rules_add_dir(set, root, &errs), GL_OK); /* models only: no "no rule packs" */
+  print_errors(&errs);
+  assert_int_equal(errs.len, 0);
+  assert_int_equal(gl_rules_finish(set, &errs), GL_OK);
+  assert_int_equal(fn(set->models, "demo.asnumpy")->roles, GL_ROLE_D2H);
+  assert_int_equal(set->packs.len, 0);
+  gl_rules_free(set);
+
+  /* One pack (README.md in DIR) with DIR/models: the model is read once. */
+  assert_int_equal(mkdir(pack, 0700), 0);
+  assert_int_equal(mkdir(pack_models, 0700), 0);
+  write_file(pack, "README.md",
+             "# P\n\n```json\n{\"name\": \"pack\", \"prefix\": \"GPU9\", \"default\": true, \"triggers\": [\"x\"]}\n```\n");
+  write_file(pack_models, "demo.json", "{\"library\": \"demo\", \"functions\": {\"pk.f\": {}}}");
+  set = gl_rules_new();
+  assert_int_equal(gl_rules_add_dir(set, pack, &errs), GL_OK);
+  print_errors(&errs);
+  assert_int_equal(gl_libmodels_count(set->models), 1);
+  assert_int_equal(gl_rules_finish(set, &errs), GL_OK);
+  assert_non_null(fn(set->models, "pk.f"));
+  assert_int_equal(set->packs.len, 1);
+  gl_rules_free(set);
+
+  /* A dir of packs: ROOT/models and ROOT/pack; ROOT/pack/models is not read (not a pack's). */
+  set = gl_rules_new();
+  assert_int_equal(gl_rules_add_dir(set, root, &errs), GL_OK);
+  print_errors(&errs);
+  assert_int_equal(gl_libmodels_count(set->models), 1);
+  assert_int_equal(gl_rules_finish(set, &errs), GL_OK);
+  assert_non_null(fn(set->models, "demo.asnumpy"));
+  assert_null(fn(set->models, "pk.f"));
+  gl_rules_free(set);
+  assert_int_equal(errs.len, 0);
+  gl_vec_free(&errs);
+
+  const char *paths[] = {"models/demo.json", "models/README.md", "models/notes.txt", "pack/models/demo.json",
+                         "pack/README.md"};
+  char path[128];
+  for (size_t i = 0; i < 5; i++) {
+    snprintf(path, sizeof(path), "%s/%s", root, paths[i]);
+    unlink(path);
+  }
+  rmdir(pack_models), rmdir(pack), rmdir(models), rmdir(root);
+}
+
 static void *test_json_malloc(size_t n) { return _test_malloc(n, __FILE__, __LINE__); }
 static void test_json_free(void *p) { _test_free(p, __FILE__, __LINE__); }
 
@@ -538,6 +657,9 @@ int main(void) {
       cmocka_unit_test(test_type_defined_in_a_later_file),
       cmocka_unit_test(test_duplicates_across_files),
       cmocka_unit_test(test_duplicate_library),
+      cmocka_unit_test(test_ruleset_feeds_models_folders_only),
+      cmocka_unit_test(test_ruleset_model_errors),
+      cmocka_unit_test(test_rules_dir_models),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -510,7 +510,8 @@ static void test_pack_errors(void **state) {
 
 static void test_non_markdown_and_models_ignored(void **state) {
   (void)state;
-  gl_rule_file files[] = {file("rules/models/cupy.json", "{not json at all"),
+  /* models/ is no pack: its json files are library models (libmodel.h), its Markdown is ignored. */
+  gl_rule_file files[] = {file("rules/models/cupy.json", "{\"library\": \"cupy\"}"),
                           file("rules/models/README.md", "# Library models\n\nNo json here.\n"),
                           file("rules/demo/README.md", pack_readme),
                           file("rules/demo/notes.txt", "free text"),
@@ -521,6 +522,7 @@ static void test_non_markdown_and_models_ignored(void **state) {
   assert_int_equal(errs.len, 0);
   assert_int_equal(set->packs.len, 1);
   assert_int_equal(set->rules.len, 1);
+  assert_int_equal(gl_libmodels_count(set->models), 1);
   gl_vec_free(&errs);
   gl_rules_free(set);
 }
@@ -710,7 +712,7 @@ static int dir_setup(void **state) {
   if (mkdir(fx->demo, 0700) || mkdir(fx->models, 0700) || mkdir(fx->empty, 0700)) return -1;
   write_file(fx->demo, "README.md", pack_readme);
   write_file(fx->demo, "GPU901.md", rule_md);
-  write_file(fx->models, "cupy.json", "{}");
+  write_file(fx->models, "cupy.json", "{\"library\": \"cupy\"}");
   write_file(fx->models, "README.md", "# Models\n");
   *state = fx;
   return 0;
@@ -753,6 +755,7 @@ static void test_add_dir_of_packs(void **state) {
   assert_string_equal(set->packs.data[0]->readme_path, path);
   assert_string_equal(set->rules.data[0]->query, "((call) @hit\n (#in-loop? @hit))\n");
   assert_string_equal(set->rules.data[0]->markdown, rule_md);
+  assert_int_equal(gl_libmodels_count(set->models), 1); /* models/cupy.json */
   gl_vec_free(&errs);
   gl_rules_free(set);
 }
