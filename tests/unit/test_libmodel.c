@@ -633,6 +633,88 @@ static void test_rules_dir_models(void **state) {
   rmdir(pack_models), rmdir(pack), rmdir(models), rmdir(root);
 }
 
+/* --- the built-in models ----------------------------------------------------------------------- */
+
+static const gl_api_entry *builtin_fn(const gl_ruleset *set, const char *name) {
+  const gl_api_entry *e = fn(set->models, name);
+  if (!e) print_message("no entry for %s\n", name);
+  assert_non_null(e);
+  return e;
+}
+
+static void test_builtin_models(void **state) {
+  (void)state;
+  gl_ruleset *set = gl_rules_new();
+  gl_diag_list errs = {0};
+  gl_rules_add_builtin(set, &errs);
+  gl_rules_finish(set, &errs);
+  print_errors(&errs);
+  assert_int_equal(errs.len, 0);
+  assert_true(gl_libmodels_count(set->models) >= 5); /* builtins, python, numpy, cupy, torch, ... */
+  const gl_libmodels *lm = set->models;
+  uint16_t cupy_nd = type_id(lm, "cupy.ndarray"), np_nd = type_id(lm, "numpy.ndarray");
+  uint16_t tensor = type_id(lm, "torch.Tensor");
+  assert_int_not_equal(cupy_nd, GL_TYPE_NONE);
+  assert_int_not_equal(np_nd, GL_TYPE_NONE);
+  assert_int_not_equal(tensor, GL_TYPE_NONE);
+  assert_int_equal(gl_libmodels_type_prov(lm, cupy_nd), GL_PROV_DEVICE);
+  assert_int_equal(gl_libmodels_type_prov(lm, np_nd), GL_PROV_HOST);
+  assert_int_equal(gl_libmodels_type_prov(lm, tensor), GL_PROV_UNKNOWN);
+
+  const gl_api_entry *e = builtin_fn(set, "cupy.asnumpy");
+  assert_true(e->roles & GL_ROLE_D2H);
+  assert_int_equal(e->result, GL_RESULT_HOST);
+  assert_int_equal(e->type, np_nd);
+  e = builtin_fn(set, "cupy.asarray");
+  assert_true(e->roles & GL_ROLE_H2D);
+  assert_int_equal(e->result, GL_RESULT_DEVICE);
+  assert_int_equal(e->type, cupy_nd);
+  e = builtin_fn(set, "cupy.random.rand"); /* a wildcard */
+  assert_int_equal(e->result, GL_RESULT_DEVICE);
+  assert_true(builtin_fn(set, "cupy.cuda.runtime.deviceSynchronize")->roles & GL_ROLE_SYNC);
+  assert_int_equal(builtin_fn(set, "cupy.get_array_module")->result, GL_RESULT_UNKNOWN);
+  assert_false(builtin_fn(set, "cupy.get_array_module")->roles & GL_ROLE_DEVICE_RETURNING);
+  assert_false(builtin_fn(set, "cupy.cuda.Device")->roles & GL_ROLE_DEVICE_RETURNING);
+  assert_true(gl_libmodels_method(lm, cupy_nd, "get", 3)->roles & GL_ROLE_D2H);
+  assert_int_equal(gl_libmodels_method(lm, cupy_nd, "get", 3)->when, GL_WHEN_RECEIVER_DEVICE);
+  assert_true(gl_libmodels_method(lm, cupy_nd, "set", 3)->roles & GL_ROLE_H2D);
+  assert_int_equal(gl_libmodels_method(lm, cupy_nd, "reshape", 7)->result, GL_RESULT_RECEIVER);
+  uint16_t dev = type_id(lm, "cupy.cuda.Device"), stream = type_id(lm, "cupy.cuda.Stream");
+  assert_true(gl_libmodels_method(lm, dev, "synchronize", 11)->roles & GL_ROLE_SYNC);
+  assert_true(gl_libmodels_method(lm, stream, "synchronize", 11)->roles & GL_ROLE_SYNC);
+  assert_int_equal(builtin_fn(set, "cupy.cuda.Stream.null")->type, stream);
+  assert_int_equal(builtin_fn(set, "cupy.cuda.get_current_stream")->type, stream);
+
+  e = gl_libmodels_method(lm, tensor, "item", 4);
+  assert_non_null(e);
+  assert_true(e->roles & GL_ROLE_D2H);
+  assert_int_equal(e->when, GL_WHEN_RECEIVER_DEVICE);
+  assert_int_equal(e->result, GL_RESULT_HOST);
+  assert_int_equal(gl_libmodels_method(lm, tensor, "to", 2)->result, GL_RESULT_TO_ARG);
+  assert_int_equal(gl_libmodels_method(lm, tensor, "cuda", 4)->result, GL_RESULT_DEVICE);
+  assert_int_equal(gl_libmodels_method(lm, tensor, "detach", 6)->result, GL_RESULT_RECEIVER);
+  assert_int_equal(builtin_fn(set, "torch.zeros")->result, GL_RESULT_DEVICE_KWARG);
+  assert_int_equal(builtin_fn(set, "torch.zeros")->type, tensor);
+  assert_int_equal(builtin_fn(set, "torch.device")->result, GL_RESULT_DEVICE_SPEC);
+  assert_int_equal(builtin_fn(set, "torch.from_numpy")->result, GL_RESULT_HOST);
+  assert_true(builtin_fn(set, "torch.cuda.synchronize")->roles & GL_ROLE_SYNC);
+  assert_null(fn(lm, "torch.nn.Linear"));
+
+  assert_int_equal(builtin_fn(set, "time.perf_counter")->roles, GL_ROLE_TIMER);
+  assert_int_equal(builtin_fn(set, "timeit.default_timer")->roles, GL_ROLE_TIMER);
+  e = builtin_fn(set, "builtins.float");
+  assert_true(e->roles & GL_ROLE_D2H);
+  assert_int_equal(e->when, GL_WHEN_ARG0_DEVICE);
+  assert_int_equal(builtin_fn(set, "builtins.len")->roles, 0);
+  e = builtin_fn(set, "numpy.asarray");
+  assert_true(e->roles & GL_ROLE_D2H);
+  assert_int_equal(e->when, GL_WHEN_ARG0_DEVICE);
+  assert_int_equal(e->result, GL_RESULT_HOST);
+  assert_false(gl_libmodels_method(lm, np_nd, "item", 4)->roles & GL_ROLE_D2H);
+  gl_rules_free(set);
+  gl_vec_free(&errs);
+}
+
 static void *test_json_malloc(size_t n) { return _test_malloc(n, __FILE__, __LINE__); }
 static void test_json_free(void *p) { _test_free(p, __FILE__, __LINE__); }
 
@@ -660,6 +742,7 @@ int main(void) {
       cmocka_unit_test(test_ruleset_feeds_models_folders_only),
       cmocka_unit_test(test_ruleset_model_errors),
       cmocka_unit_test(test_rules_dir_models),
+      cmocka_unit_test(test_builtin_models),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
