@@ -38,6 +38,8 @@ typedef enum gl_when {
   GL_WHEN_ALWAYS = 0,
   GL_WHEN_RECEIVER_DEVICE,   /* the method's receiver is device data */
   GL_WHEN_ARG0_DEVICE,       /* the first positional argument is device data */
+  GL_WHEN_RESULT_DEVICE,     /* the call's own result is device data (torch.tensor(h, device=
+                                "cuda") uploads, torch.tensor(h) does not) */
 } gl_when;
 
 /* How the provenance of an entry's result (or of an attribute's value) is decided. */
