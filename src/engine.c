@@ -115,7 +115,7 @@ static void lint_source(worker *w, const gl_source *src, gl_file_result *out) {
     return;
   }
   note_syntax_error(src, tree, out);
-  gl_model *model = gl_model_build(src, tree);
+  gl_model *model = gl_model_build(src, tree, sh->set->models);
   uint32_t depth = gl_model_max_depth(model);
   if (depth > GL_MAX_TREE_DEPTH) {
     out->linted = false;

@@ -1,9 +1,10 @@
 /* model.c: the model of one parsed file: node index and the queries of model.h.
  * Owns: gl_model_build / gl_model_free, the symbol -> kind table, the index of named nodes keyed
  *       by TSNode id (open addressing, O(1) average lookup), name resolution of identifiers,
- *       attribute chains and import dotted names, in-loop, comments and depth queries.
+ *       attribute chains and import dotted names, in-loop, comments and depth queries, and the
+ *       provenance queries (answered from each node's record).
  * Not: the walk and what binds (model_walk.c), bindings and LEGB lookup (model_names.c),
- *      provenance (issue 3).
+ *      computing provenance (model_prov.c and its files).
  * Threads: a gl_model belongs to one worker; read-only after gl_model_build. */
 #include "model.h"
 
@@ -104,6 +105,11 @@ static const gl_model__rec *rec_of(const gl_model *m, TSNode n) {
   }
 }
 
+uint32_t gl_model__index_of(const gl_model *m, TSNode n) {
+  const gl_model__rec *r = rec_of(m, n);
+  return r ? (uint32_t)(r - m->nodes.data) : GL_MODEL__NONE;
+}
+
 /* ---- text ----------------------------------------------------------------------------------- */
 
 const char *gl_model__text(const gl_model *m, TSNode n, size_t *len) {
@@ -130,16 +136,18 @@ size_t gl_model__dotted_copy(const gl_model *m, TSNode n, char *out, size_t cap)
   return w;
 }
 
-gl_model *gl_model_build(const gl_source *src, const TSTree *tree) {
+gl_model *gl_model_build(const gl_source *src, const TSTree *tree, const gl_libmodels *lm) {
   gl_model *m = gl_xcalloc(1, sizeof(*m));
   m->src = src;
   m->tree = tree;
+  m->lm = lm;
   const TSLanguage *lang = ts_tree_language(tree);
   init_kinds(m, lang);
   init_fields(&m->f, lang);
   gl_model__names_init(&m->names);
   gl_model__walk(m, ts_tree_root_node(tree));
   gl_model__names_finish(&m->names);
+  if (lm) gl_model__prov(m);
   return m;
 }
 
@@ -242,6 +250,37 @@ bool gl_model_in_loop(const gl_model *m, TSNode node) {
   return r && (r->flags & GL_REC_IN_LOOP);
 }
 
+/* ---- provenance ---------------------------------------------------------------------------- */
+
+static const gl_model__rec *prov_rec(const gl_model *m, TSNode node) {
+  return m->lm ? rec_of(m, node) : NULL;
+}
+
+gl_prov gl_model_prov(const gl_model *m, TSNode node) {
+  const gl_model__rec *r = prov_rec(m, node);
+  return r ? (gl_prov)(r->val & GL_VAL_PROV) : GL_PROV_UNKNOWN;
+}
+
+uint32_t gl_model_roles(const gl_model *m, TSNode node) {
+  const gl_model__rec *r = prov_rec(m, node);
+  return r ? r->roles : 0;
+}
+
+uint16_t gl_model_type(const gl_model *m, TSNode node) {
+  const gl_model__rec *r = prov_rec(m, node);
+  return r ? r->type : GL_TYPE_NONE;
+}
+
+bool gl_model_from_device(const gl_model *m, TSNode node) {
+  const gl_model__rec *r = prov_rec(m, node);
+  return r && (r->val & GL_VAL_FROM_DEVICE) && (r->val & GL_VAL_PROV) == GL_PROV_HOST;
+}
+
+bool gl_model_loop_invariant(const gl_model *m, TSNode node) {
+  const gl_model__rec *r = prov_rec(m, node);
+  return r && gl_model__loop_invariant(m, (uint32_t)(r - m->nodes.data));
+}
+
 const gl_comment *gl_model_comments(const gl_model *m, size_t *count) {
   *count = m->comments.len;
   return m->comments.data;
@@ -254,6 +293,7 @@ void gl_model_free(gl_model *m) {
   gl_vec_free(&m->nodes);
   gl_vec_free(&m->comments);
   gl_model__names_free(&m->names);
+  gl_model__loops_free(&m->loops);
   free(m->slots);
   free(m->kinds);
   free(m);

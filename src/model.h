@@ -1,9 +1,12 @@
-/* model.h: what the names of one parsed file mean.
+/* model.h: what the names and values of one parsed file mean.
  * Owns: one iterative walk of the tree (a TSTreeCursor and our own parent stack; no recursion, no
  *       ts_node_parent) that indexes every named node (parent, field, scope, loop context), the
  *       scopes and their bindings, import alias resolution (`import a.b as c`, `from a import b
- *       as c`, `import a.b` binding `a`, nested scopes shadowing), and the file's comments.
- * Not: provenance of device values (issue 3 extends this stage), running queries (match.c).
+ *       as c`, `import a.b` binding `a`, nested scopes shadowing), and the file's comments; then,
+ *       given library models, a second walk in evaluation order that records per node the
+ *       value's provenance (device / host / unknown), type and from-device fact, each call's
+ *       effective roles, and what each loop rebinds or mutates (docs/models.md).
+ * Not: loading library models (libmodel.h), running queries (match.c).
  * Threads: a gl_model belongs to one worker and lives as long as its tree. */
 #ifndef GL_MODEL_H
 #define GL_MODEL_H
@@ -12,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <tree_sitter/api.h>
+#include "libmodel.h"
 #include "load.h"
 
 typedef struct gl_model gl_model;
@@ -20,10 +24,13 @@ typedef struct gl_comment {
   uint32_t start_byte, end_byte;   /* the comment's bytes, '#' included */
 } gl_comment;
 
-/* Builds the model of tree, parsed from src (both borrowed; both must outlive the model: queries
- * read names from src's bytes). Never fails; a tree with syntax errors is modelled as it is.
- * Memory is proportional to the named nodes. gl_model_free(NULL) does nothing. */
-gl_model *gl_model_build(const gl_source *src, const TSTree *tree);
+/* Builds the model of tree, parsed from src, with the frozen library models lm (all borrowed;
+ * all must outlive the model: queries read names from src's bytes). lm NULL: no provenance
+ * pass, and every provenance query below answers false / unknown / 0. Never fails; a tree with
+ * syntax errors is modelled as it is. Memory is proportional to the named nodes. Cost: one walk
+ * for names, one for provenance (a loop body whose names change between its head and its end
+ * is walked a second time). gl_model_free(NULL) does nothing. */
+gl_model *gl_model_build(const gl_source *src, const TSTree *tree, const gl_libmodels *lm);
 void gl_model_free(gl_model *m);
 
 /* Qualified name of an expression node after alias resolution, written to buf (NUL-terminated):
@@ -61,6 +68,36 @@ bool gl_model_resolve(const gl_model *m, TSNode node, char *buf, size_t cap);
  * other than the first for_in_clause's iterable (evaluated once) and that clause node itself.
  * False for anonymous nodes and nodes of other trees. O(1) on average. */
 bool gl_model_in_loop(const gl_model *m, TSNode node);
+
+/* ---- provenance (docs/models.md); each O(1) on average from the node's record ------------- */
+
+/* The provenance of an expression's value. Unknown for statements, nodes that are not values
+ * (attribute fields, keyword names, callee attributes of method calls), anonymous nodes, nodes
+ * of other trees, and without models. */
+gl_prov gl_model_prov(const gl_model *m, TSNode node);
+
+/* The GL_ROLE_* bits of a call (or of an attribute, subscript or operator whose model entry has
+ * roles), after `when`: receiver-device / arg0-device data roles only when that value is
+ * device. 0 for anything else. */
+uint32_t gl_model_roles(const gl_model *m, TSNode node);
+
+/* The type id (gl_libmodels_type_id) of an expression's value; GL_TYPE_NONE when unknown. */
+uint16_t gl_model_type(const gl_model *m, TSNode node);
+
+/* True for a host value that came from the device in the same function: the host result of a
+ * d2h call, or a host result of a call, attribute, subscript or operator one of whose inputs
+ * (receiver, arguments, operands) is from-device. */
+bool gl_model_from_device(const gl_model *m, TSNode node);
+
+/* True when node is in a loop (gl_model_in_loop) and is a literal (number, string without
+ * interpolation, True / False / None, negative number), or a name or an attribute chain on a
+ * name that the innermost enclosing loop (for / while body, comprehension) neither rebinds
+ * (assignment, augmented assignment, for / with / except / := target, del, def, class) nor
+ * mutates (subscript or attribute store or del, any method call on it or on an attribute
+ * chain from it, passing it (or an attribute / subscript chain from it) to a call other than
+ * the one node is a direct argument of). Names of imported modules are never touched; a
+ * builtin name is invariant. False otherwise and without models. */
+bool gl_model_loop_invariant(const gl_model *m, TSNode node);
 
 /* The file's comments in source order. */
 const gl_comment *gl_model_comments(const gl_model *m, size_t *count);

@@ -90,6 +90,16 @@ void gl_model__names_finish(gl_model__names *n);
 bool gl_model__lookup(const gl_model__names *n, uint32_t scope, const char *name, size_t len,
                       const char **qual, size_t *qual_len);
 
+/* The entry (index into n->entries) that a name read in `scope` refers to, as gl_model__lookup
+ * finds it; GL_MODEL__NONE when no scope of the chain knows the name (a builtin). */
+uint32_t gl_model__entry_read(const gl_model__names *n, uint32_t scope, const char *name,
+                              size_t len);
+
+/* The entry that a binding of name in `scope` lands in (its home scope, after global / nonlocal);
+ * GL_MODEL__NONE when the walk recorded no such binding. */
+uint32_t gl_model__entry_bind(const gl_model__names *n, uint32_t scope, const char *name,
+                              size_t len);
+
 /* The nearest scope at or above `scope` that is not a comprehension (where `:=` binds). */
 uint32_t gl_model__walrus_scope(const gl_model__names *n, uint32_t scope);
 
@@ -258,7 +268,9 @@ struct gl_model {
   gl_model__loops loops;
 };
 
+/* The kind of n; GL_K_NONE for a null node too (an absent field). */
 static inline gl_model__kind gl_model__kind_of(const gl_model *m, TSNode n) {
+  if (ts_node_is_null(n)) return GL_K_NONE;
   TSSymbol s = ts_node_symbol(n);
   return s < m->nsymbols ? (gl_model__kind)m->kinds[s] : GL_K_NONE;
 }
@@ -272,6 +284,19 @@ size_t gl_model__dotted_copy(const gl_model *m, TSNode n, char *out, size_t cap)
 
 /* Appends a record to the index; returns its index. */
 uint32_t gl_model__index_add(gl_model *m, const gl_model__rec *r);
+
+/* The index of node n in m->nodes, or GL_MODEL__NONE (anonymous, null, other tree). */
+uint32_t gl_model__index_of(const gl_model *m, TSNode n);
+
+/* ---- provenance (model_prov.c, model_eval.c, model_flow.c, model_loop.c) --------------------- */
+
+/* The provenance pass: fills type, roles and val of every record and m->loops (m->lm set). */
+void gl_model__prov(gl_model *m);
+
+/* The loop-invariant query of model.h for node index i. */
+bool gl_model__loop_invariant(const gl_model *m, uint32_t i);
+
+void gl_model__loops_free(gl_model__loops *l);
 
 /* ---- the walk (model_walk.c) ----------------------------------------------------------------- */
 

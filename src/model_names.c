@@ -175,18 +175,32 @@ void gl_model__names_finish(gl_model__names *n) {
   }
 }
 
-bool gl_model__lookup(const gl_model__names *n, uint32_t scope, const char *name, size_t len,
-                      const char **qual, size_t *qual_len) {
+uint32_t gl_model__entry_read(const gl_model__names *n, uint32_t scope, const char *name,
+                              size_t len) {
   bool first = true;
   for (uint32_t s = scope; s != GL_MODEL__NONE; s = n->scopes.data[s].parent, first = false) {
     if (!first && n->scopes.data[s].kind == GL_SCOPE_CLASS) continue;
     const gl_model__entry *e = find(n, s, name, len);
     if (!e) continue;
     if (e->decl) e = find(n, home_scope(n, s, name, len), name, len);
-    if (!e || e->state != GL_STATE_IMPORT) return false;
-    *qual = n->pool.data + e->qual_off;
-    *qual_len = e->qual_len;
-    return true;
+    return e ? (uint32_t)(e - n->entries.data) : GL_MODEL__NONE;
   }
-  return false;
+  return GL_MODEL__NONE;
+}
+
+uint32_t gl_model__entry_bind(const gl_model__names *n, uint32_t scope, const char *name,
+                              size_t len) {
+  const gl_model__entry *e = find(n, home_scope(n, scope, name, len), name, len);
+  return e ? (uint32_t)(e - n->entries.data) : GL_MODEL__NONE;
+}
+
+bool gl_model__lookup(const gl_model__names *n, uint32_t scope, const char *name, size_t len,
+                      const char **qual, size_t *qual_len) {
+  uint32_t i = gl_model__entry_read(n, scope, name, len);
+  if (i == GL_MODEL__NONE) return false;
+  const gl_model__entry *e = &n->entries.data[i];
+  if (e->state != GL_STATE_IMPORT) return false;
+  *qual = n->pool.data + e->qual_off;
+  *qual_len = e->qual_len;
+  return true;
 }

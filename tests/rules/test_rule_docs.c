@@ -95,7 +95,7 @@ static int read_annotations(const gl_source *src, gl_annotation_list *out) {
     gl_parse_free(p);
     return 1;
   }
-  gl_model *m = gl_model_build(src, tree);
+  gl_model *m = gl_model_build(src, tree, NULL);
   size_t n = 0;
   const gl_comment *cs = gl_model_comments(m, &n);
   int failures = 0;

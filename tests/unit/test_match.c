@@ -93,7 +93,7 @@ static void lint_with(const gl_matcher *m, uint32_t match_limit, const char *cod
   gl_diag err = {0};
   TSTree *tree = gl_parse_source(p, &src, &err);
   if (!tree) fail_msg("parse failed: %s", err.msg);
-  gl_model *model = gl_model_build(&src, tree);
+  gl_model *model = gl_model_build(&src, tree, NULL);
   gl_match_ctx *ctx = gl_match_ctx_new(m, match_limit);
   gl_match_run(ctx, &src, tree, model, out);
   gl_match_ctx_free(ctx);
@@ -214,7 +214,7 @@ static void test_ctx_reused_across_files(void **state) {
     gl_parser *p = gl_parse_new(0, 0);
     gl_diag err = {0};
     TSTree *tree = gl_parse_source(p, &src, &err);
-    gl_model *model = gl_model_build(&src, tree);
+    gl_model *model = gl_model_build(&src, tree, NULL);
     gl_file_result out = {0};
     gl_match_run(ctx, &src, tree, model, &out);
     assert_int_equal(out.findings.len, 7);

@@ -36,7 +36,7 @@ static fx *build_len(const char *code, size_t len) {
   f->tree = gl_parse_source(p, &f->src, &err);
   gl_parse_free(p);
   if (!f->tree) fail_msg("parse failed: %s", err.msg);
-  f->m = gl_model_build(&f->src, f->tree);
+  f->m = gl_model_build(&f->src, f->tree, NULL);
   return f;
 }
 
@@ -216,6 +216,7 @@ static void test_import_fallback_none(void **state) {
       {"except ValueError:\n    cp = None\n", NULL},
       {"except (ImportError, ValueError):\n    cp = None\n", NULL},
       {"except ImportError:\n    cp = 0\n", NULL},
+      {"except ImportError:\n    cp: object\n", NULL},
       {"except ImportError:\n    cp = make()\n", NULL},
       {"except ImportError:\n    if True:\n        cp = None\n", NULL},
       {"except ImportError:\n    cp, x = None, None\n", NULL},
