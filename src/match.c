@@ -89,8 +89,8 @@ static bool predicate_only(const gl_qtext *qt, uint32_t start) {
 }
 
 /* Validates pattern i and compiles its predicates; marks the captures it has in captured[]. */
-static void add_pattern(gl_matcher *m, const gl_qtext *qt, uint32_t i, int64_t hit, bool *captured,
-                        uint32_t *npatterns, gl_diag_list *errs) {
+static void add_pattern(gl_matcher *m, const gl_qtext *qt, const gl_libmodels *lm, uint32_t i,
+                        int64_t hit, bool *captured, uint32_t *npatterns, gl_diag_list *errs) {
   gl_mpattern *p = gl_vec_grow(&m->patterns);
   uint32_t start = ts_query_start_byte_for_pattern(m->query, i);
   const gl_qspan *sp = gl_qtext_span_at(qt, start);
@@ -111,11 +111,12 @@ static void add_pattern(gl_matcher *m, const gl_qtext *qt, uint32_t i, int64_t h
     pattern_error(sp, at, "pattern has no @hit capture", errs);
     return;
   }
-  gl_preds_compile(m->query, i, qt, sp, &p->preds, &p->npreds, errs);
+  gl_preds_compile(m->query, i, qt, sp, lm, &p->preds, &p->npreds, errs);
 }
 
 /* Patterns, predicates and messages of the compiled query. */
-static void add_query_rules(gl_matcher *m, const gl_qtext *qt, gl_diag_list *errs) {
+static void add_query_rules(gl_matcher *m, const gl_qtext *qt, const gl_libmodels *lm,
+                            gl_diag_list *errs) {
   size_t nrules = qt->spans.len;
   uint32_t ncap = ts_query_capture_count(m->query);
   bool *captured = gl_xcalloc(nrules * (ncap ? ncap : 1), sizeof(bool));
@@ -123,7 +124,7 @@ static void add_query_rules(gl_matcher *m, const gl_qtext *qt, gl_diag_list *err
   int64_t hit = find_capture(m->query, "hit");
   m->hit = hit < 0 ? 0 : (uint32_t)hit;
   uint32_t n = ts_query_pattern_count(m->query);
-  for (uint32_t i = 0; i < n; i++) add_pattern(m, qt, i, hit, captured, npatterns, errs);
+  for (uint32_t i = 0; i < n; i++) add_pattern(m, qt, lm, i, hit, captured, npatterns, errs);
   for (size_t r = 0; r < nrules; r++) {
     gl_mrule *mr = gl_vec_grow(&m->rules);
     mr->rule = qt->spans.data[r].rule;
@@ -180,7 +181,7 @@ gl_matcher *gl_match_new(const gl_ruleset *set, const TSLanguage *lang, gl_diag_
   if (rules.len) {
     gl_qtext qt;
     m->query = build_query(&rules, lang, &qt, errs);
-    if (m->query) add_query_rules(m, &qt, errs);
+    if (m->query) add_query_rules(m, &qt, set->models, errs);
     gl_qtext_free(&qt);
   }
   gl_vec_free(&rules);

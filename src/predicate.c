@@ -1,6 +1,8 @@
 /* predicate.c: validating, compiling and evaluating the predicates of query patterns.
  * Owns: the predicate table and argument shapes, PCRE2 compilation (+ JIT) of regex arguments,
- *       rule-file positions of predicate errors, and the per-match evaluation.
+ *       role and type names checked and compiled to bits and ids, rule-file positions of
+ *       predicate errors, and the per-match evaluation (provenance predicates read the model's
+ *       per-node record: no walk per match).
  * Not: pattern -> rule mapping, findings (match.c); the meaning of names (model.c).
  * Threads: compile at start-up; eval from any worker with its own gl_pred_env. */
 #include "predicate.h"
@@ -31,6 +33,12 @@ static const pred_def pred_table[] = {
     {"resolves-to?", GL_PRED_RESOLVES_TO, false, SHAPE_CAPTURE_STRINGS},
     {"resolves-match?", GL_PRED_RESOLVES_MATCH, false, SHAPE_CAPTURE_REGEX},
     {"in-loop?", GL_PRED_IN_LOOP, false, SHAPE_CAPTURE},
+    {"role?", GL_PRED_ROLE, false, SHAPE_CAPTURE_STRINGS},
+    {"device?", GL_PRED_DEVICE, false, SHAPE_CAPTURE},
+    {"host?", GL_PRED_HOST, false, SHAPE_CAPTURE},
+    {"type?", GL_PRED_TYPE, false, SHAPE_CAPTURE_STRINGS},
+    {"from-device?", GL_PRED_FROM_DEVICE, false, SHAPE_CAPTURE},
+    {"loop-invariant?", GL_PRED_LOOP_INVARIANT, false, SHAPE_CAPTURE},
 };
 
 static const char *const shape_text[] = {
@@ -56,6 +64,7 @@ typedef struct site {
   const gl_qtext *qt;
   const gl_qspan *sp;
   uint32_t start, end;   /* the pattern's bytes in qt->text */
+  const gl_libmodels *lm;
   gl_diag_list *errs;
 } site;
 
@@ -137,7 +146,38 @@ static bool compile_regex(const site *s, size_t k, gl_pred *p) {
   return false;
 }
 
-/* Fills p from a validated predicate; false (error reported) for a bad regex. */
+/* An error at string argument i (1-based: after the capture) of predicate k. */
+static void string_error(const site *s, size_t k, uint32_t i, const char *what, const char *str,
+                         uint32_t len, const char *why) {
+  uint32_t p, a, line, col;
+  locate(s, k, i, &p, &a);
+  gl_diag *d = error_at(s, a, &line, &col);
+  gl_diag_set(d, s->sp->rule->path, line, col, "unknown %s '%.*s'%s", what, (int)len, str, why);
+}
+
+/* #role? and #type?: every string must name a role / a type some library model defines. */
+static bool compile_names(const site *s, size_t k, gl_pred *p) {
+  bool ok = true;
+  if (p->kind == GL_PRED_TYPE) p->types = gl_xcalloc(p->nstrings, sizeof(*p->types));
+  for (uint32_t i = 0; i < p->nstrings; i++) {
+    if (p->kind == GL_PRED_ROLE) {
+      uint32_t bit = gl_role_parse(p->strings[i], p->lens[i]);
+      if (!bit) string_error(s, k, i + 1, "role", p->strings[i], p->lens[i], "");
+      p->roles |= bit;
+      ok = ok && bit;
+    } else {
+      uint16_t t = gl_libmodels_type_id(s->lm, p->strings[i], p->lens[i]);
+      if (t == GL_TYPE_NONE)
+        string_error(s, k, i + 1, "type", p->strings[i], p->lens[i],
+                     ": no library model defines it");
+      p->types[i] = t;
+      ok = ok && t != GL_TYPE_NONE;
+    }
+  }
+  return ok;
+}
+
+/* Fills p from a validated predicate; false (error reported) for a bad regex, role or type. */
 static bool build(const site *s, size_t k, const pred_def *def, const TSQueryPredicateStep *args,
                   uint32_t nargs, gl_pred *p) {
   p->kind = def->kind;
@@ -156,6 +196,7 @@ static bool build(const site *s, size_t k, const pred_def *def, const TSQueryPre
   for (uint32_t i = 0; i < p->nstrings; i++)
     p->strings[i] = ts_query_string_value_for_id(s->query, args[i + 1].value_id, &p->lens[i]);
   if (def->shape == SHAPE_CAPTURE_REGEX) return compile_regex(s, k, p);
+  if (def->kind == GL_PRED_ROLE || def->kind == GL_PRED_TYPE) return compile_names(s, k, p);
   return true;
 }
 
@@ -187,13 +228,14 @@ static bool compile_one(const site *s, size_t k, const TSQueryPredicateStep *ste
 }
 
 bool gl_preds_compile(const TSQuery *query, uint32_t pattern, const gl_qtext *qt,
-                      const gl_qspan *sp, gl_pred **out, uint32_t *nout, gl_diag_list *errs) {
+                      const gl_qspan *sp, const gl_libmodels *lm, gl_pred **out, uint32_t *nout,
+                      gl_diag_list *errs) {
   *out = NULL;
   *nout = 0;
   uint32_t nsteps = 0;
   const TSQueryPredicateStep *steps = ts_query_predicates_for_pattern(query, pattern, &nsteps);
   site s = {query, pattern, qt, sp, ts_query_start_byte_for_pattern(query, pattern),
-            ts_query_end_byte_for_pattern(query, pattern), errs};
+            ts_query_end_byte_for_pattern(query, pattern), lm, errs};
   if (s.end > sp->end + 1 || s.end < s.start) s.end = sp->end + 1;
   size_t npreds = 0;
   for (uint32_t i = 0; i < nsteps; i++)
@@ -218,6 +260,7 @@ void gl_preds_free(gl_pred *preds, uint32_t n) {
   for (uint32_t i = 0; i < n; i++) {
     free(preds[i].strings);
     free(preds[i].lens);
+    free(preds[i].types);
     pcre2_code_free(preds[i].re);
   }
   free(preds);
@@ -251,6 +294,13 @@ static bool resolves(gl_pred_env *env, TSNode n, uint32_t *len) {
   return true;
 }
 
+static bool has_type(const gl_pred *p, uint16_t type) {
+  if (type == GL_TYPE_NONE) return false;
+  for (uint32_t i = 0; i < p->nstrings; i++)
+    if (p->types[i] == type) return true;
+  return false;
+}
+
 /* The test of p on one node of its capture, before negation. */
 static bool test_node(const gl_pred *p, TSNode n, const TSQueryMatch *m, gl_pred_env *env) {
   uint32_t len;
@@ -280,6 +330,18 @@ static bool test_node(const gl_pred *p, TSNode n, const TSQueryMatch *m, gl_pred
       return resolves(env, n, &len) && regex_finds(env, p->re, env->qbuf, len);
     case GL_PRED_IN_LOOP:
       return env->model && gl_model_in_loop(env->model, n);
+    case GL_PRED_ROLE:
+      return env->model && (gl_model_roles(env->model, n) & p->roles);
+    case GL_PRED_DEVICE:
+      return env->model && gl_model_prov(env->model, n) == GL_PROV_DEVICE;
+    case GL_PRED_HOST:
+      return env->model && gl_model_prov(env->model, n) == GL_PROV_HOST;
+    case GL_PRED_TYPE:
+      return env->model && has_type(p, gl_model_type(env->model, n));
+    case GL_PRED_FROM_DEVICE:
+      return env->model && gl_model_from_device(env->model, n);
+    case GL_PRED_LOOP_INVARIANT:
+      return env->model && gl_model_loop_invariant(env->model, n);
     default:
       return false;
   }

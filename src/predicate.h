@@ -1,7 +1,9 @@
 /* predicate.h: the predicates of one query pattern: validated and compiled at load time, evaluated
  * per match.
  * Owns: the predicate table (#eq?, #not-eq?, #match?, #not-match?, #any-of?, #not-any-of?,
- *       #resolves-to?, #resolves-match?, #in-loop?) with each one's arity and argument kinds,
+ *       #resolves-to?, #resolves-match?, #in-loop?, and the provenance predicates #role?,
+ *       #device?, #host?, #type?, #from-device?, #loop-invariant?) with each one's arity and
+ *       argument kinds (role names and type names checked against the library models),
  *       PCRE2 regexes (compiled with PCRE2_UTF | PCRE2_MATCH_INVALID_UTF and JIT-compiled here,
  *       before the matcher is shared), and the evaluation rules: a positive predicate over a
  *       capture that captured no node is false, a negative one true; with several nodes the
@@ -20,6 +22,7 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 #include "diag.h"
+#include "libmodel.h"
 #include "load.h"
 #include "model.h"
 #include "query_build.h"
@@ -31,6 +34,12 @@ typedef enum gl_pred_kind {
   GL_PRED_RESOLVES_TO,      /* #resolves-to? */
   GL_PRED_RESOLVES_MATCH,   /* #resolves-match? */
   GL_PRED_IN_LOOP,          /* #in-loop? */
+  GL_PRED_ROLE,             /* #role? @call "d2h" ...: the call has one of the roles */
+  GL_PRED_DEVICE,           /* #device? */
+  GL_PRED_HOST,             /* #host? */
+  GL_PRED_TYPE,             /* #type? @e "torch.Tensor" ...: the value has one of the types */
+  GL_PRED_FROM_DEVICE,      /* #from-device? */
+  GL_PRED_LOOP_INVARIANT,   /* #loop-invariant? */
 } gl_pred_kind;
 
 typedef struct gl_pred {
@@ -42,21 +51,26 @@ typedef struct gl_pred {
   uint32_t *lens;           /* owned; strings may hold NUL bytes (the "\0" escape) */
   uint32_t nstrings;
   pcre2_code *re;           /* owned: the regex of #match?, #not-match?, #resolves-match? */
+  uint32_t roles;           /* #role?: the GL_ROLE_* bits named */
+  uint16_t *types;          /* owned: #type?: the type ids named (nstrings of them) */
 } gl_pred;
 
-/* Compiles the predicates of pattern `pattern` of query (built from qt; the pattern lies in sp).
+/* Compiles the predicates of pattern `pattern` of query (built from qt; the pattern lies in sp),
+ * checking type names against lm (frozen library models, borrowed; NULL: no type is known).
  * Errors, at their rule-file position: "unknown predicate '#foo?'", "predicate '#eq?' expects
  * ...", "invalid capture '@x': its pattern does not capture it", "invalid regex: <PCRE2's
- * message>" (column of PCRE2's error offset inside the literal). Returns false when there was
- * any; *out / *nout are set either way (free with gl_preds_free). */
+ * message>" (column of PCRE2's error offset inside the literal), "unknown role 'x'" and
+ * "unknown type 'x': no library model defines it" (at the string). Returns false when there
+ * was any; *out / *nout are set either way (free with gl_preds_free). */
 bool gl_preds_compile(const TSQuery *query, uint32_t pattern, const gl_qtext *qt,
-                      const gl_qspan *sp, gl_pred **out, uint32_t *nout, gl_diag_list *errs);
+                      const gl_qspan *sp, const gl_libmodels *lm, gl_pred **out, uint32_t *nout,
+                      gl_diag_list *errs);
 void gl_preds_free(gl_pred *preds, uint32_t n);
 
 /* Per-worker evaluation state. */
 typedef struct gl_pred_env {
   const gl_source *src;
-  const gl_model *model;        /* NULL: nothing resolves, nothing is in a loop */
+  const gl_model *model;        /* NULL: nothing resolves, nothing is in a loop, no provenance */
   pcre2_match_data *md;
   pcre2_match_context *mctx;    /* match, depth and heap limits */
   char qbuf[1024];              /* qualified names */

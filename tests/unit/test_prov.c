@@ -3,7 +3,8 @@
  *       from inline JSON (so a change to rules/models/ cannot break them): constructors, methods
  *       by receiver type, attributes, subscripts, operators, joins at branches, loops, try and
  *       with, loop-carried values, unpacking, device keywords and .to(), builtins, decorators,
- *       from-device, free variables, loop invariance; each with its near misses.
+ *       from-device, free variables, loop invariance; each with its near misses; and the six
+ *       provenance predicates through a real query, with their load errors.
  * Not: name resolution (test_model.c), the model file format (test_libmodel.c).
  * Threads: single-threaded. */
 #include <setjmp.h>
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include "libmodel.h"
+#include "match.h"
 #include "model.h"
 #include "parse.h"
 
@@ -651,6 +653,109 @@ static void test_loop_invariant_scopes(void **state) {
   done(f);
 }
 
+/* ---- predicates through the matcher ---------------------------------------------------------- */
+
+static gl_rule *rule_new(const char *id, const char *query) {
+  gl_rule *r = calloc(1, sizeof(*r));
+  r->id = strdup(id);
+  r->name = strdup(id);
+  r->level = GL_LEVEL_WARNING;
+  r->message = strdup("found {hit}");
+  r->query = strdup(query);
+  r->query_line = 10;
+  r->path = strdup("rules/t/GPU900.md");
+  r->enabled = true;
+  return r;
+}
+
+static void rule_free(gl_rule *r) {
+  free(r->id);
+  free(r->name);
+  free(r->message);
+  free(r->query);
+  free(r->path);
+  free(r);
+}
+
+/* Runs query over code with the models; returns the findings' texts joined by '|' in `out`,
+ * or the first load error. */
+static void run_query(const gl_libmodels *lm, const char *query, const char *code, char *out,
+                      size_t cap) {
+  gl_ruleset set;
+  memset(&set, 0, sizeof(set));
+  set.models = (gl_libmodels *)lm;
+  gl_rule *r = rule_new("GPU900", query);
+  gl_vec_push(&set.rules, r);
+  gl_diag_list errs = {0};
+  gl_matcher *m = gl_match_new(&set, gl_parse_language(), &errs);
+  out[0] = '\0';
+  if (!m) {
+    gl_diag_format(&errs.data[0], out, cap);
+  } else {
+    fx *f = build_with(code, lm);
+    gl_match_ctx *ctx = gl_match_ctx_new(m, 0);
+    gl_file_result res;
+    memset(&res, 0, sizeof(res));
+    gl_match_run(ctx, &f->src, f->tree, f->m, &res);
+    for (size_t i = 0; i < res.findings.len; i++) {
+      const gl_region *g = &res.findings.data[i].region;
+      size_t at = strlen(out);
+      snprintf(out + at, cap - at, "%s%.*s", i ? "|" : "", (int)(g->end_byte - g->start_byte),
+               f->src.bytes + g->start_byte);
+    }
+    gl_file_result_free(&res);
+    gl_match_ctx_free(ctx);
+    gl_match_free(m);
+    done(f);
+  }
+  gl_vec_free(&errs);
+  rule_free(r);
+  gl_vec_free(&set.rules);
+}
+
+#define QUERY_EQ(lm, q, code, want)                       \
+  do {                                                    \
+    char buf_[1024];                                      \
+    run_query((lm), (q), (code), buf_, sizeof(buf_));     \
+    assert_string_equal(buf_, (want));                    \
+  } while (0)
+
+static void test_predicates_in_queries(void **state) {
+  const gl_libmodels *lm = *state;
+  const char *code = HEAD "x = cp.zeros(3)\nd = {}\nw = np.ones(2)\nfor b in r:\n"
+                          "    h = x.get()\n    d.get(1)\n    cp.asarray(h)\n    cp.asarray(w)\n"
+                          "    n = np.zeros(2)\n";
+  QUERY_EQ(lm, "((call) @hit (#role? @hit \"d2h\" \"sync\"))", code, "x.get()");
+  QUERY_EQ(lm, "((call) @hit (#role? @hit \"alloc\"))", code, "cp.zeros(3)");
+  QUERY_EQ(lm, "((identifier) @hit (#device? @hit))", code, "x|x");
+  QUERY_EQ(lm, "((call) @hit (#host? @hit) (#in-loop? @hit))", code, "x.get()|np.zeros(2)");
+  QUERY_EQ(lm, "((call) @hit (#type? @hit \"numpy.ndarray\" \"cupy.ndarray\"))", code,
+           "cp.zeros(3)|x.get()|cp.asarray(h)|cp.asarray(w)|np.zeros(2)");
+  QUERY_EQ(lm, "((identifier) @hit (#from-device? @hit))", code, "h|h");
+  QUERY_EQ(lm, "((argument_list (_) @hit) (#loop-invariant? @hit))", code, "1|w|2");
+  QUERY_EQ(lm, "((call arguments: (argument_list (_) @hit)) @c (#role? @c \"h2d\") "
+               "(#loop-invariant? @hit))",
+           code, "w");
+}
+
+static void test_predicate_load_errors(void **state) {
+  const gl_libmodels *lm = *state;
+  QUERY_EQ(lm, "((call) @hit\n (#role? @hit \"d2h\" \"d2x\"))", "",
+           "rules/t/GPU900.md:11:21: unknown role 'd2x'");
+  QUERY_EQ(lm, "((call) @hit\n (#type? @hit \"cupy.Array\"))", "",
+           "rules/t/GPU900.md:11:15: unknown type 'cupy.Array': no library model defines it");
+  QUERY_EQ(lm, "((call) @hit\n (#device? @hit @hit))", "",
+           "rules/t/GPU900.md:11:3: predicate '#device?' expects exactly one capture");
+  QUERY_EQ(lm, "((call) @hit\n (#role? @hit))", "",
+           "rules/t/GPU900.md:11:3: predicate '#role?' expects a capture, then one or more strings");
+  QUERY_EQ(lm, "((call) @hit\n (#loop-invariant? \"x\"))", "",
+           "rules/t/GPU900.md:11:3: predicate '#loop-invariant?' expects exactly one capture");
+  QUERY_EQ(lm, "((call) @hit\n (#not-device? @hit))", "",
+           "rules/t/GPU900.md:11:3: unknown predicate '#not-device?'");
+  QUERY_EQ(NULL, "((call) @hit\n (#type? @hit \"cupy.ndarray\"))", "",
+           "rules/t/GPU900.md:11:15: unknown type 'cupy.ndarray': no library model defines it");
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_constructors_and_methods),
@@ -673,6 +778,8 @@ int main(void) {
       cmocka_unit_test(test_without_models),
       cmocka_unit_test(test_loop_invariant),
       cmocka_unit_test(test_loop_invariant_scopes),
+      cmocka_unit_test(test_predicates_in_queries),
+      cmocka_unit_test(test_predicate_load_errors),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
