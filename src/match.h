@@ -1,7 +1,8 @@
 /* match.h: runs the rules over one parsed file.
  * Owns: the ONE TSQuery built from every enabled query rule (pattern index -> rule), compiling and
  *       validating predicates (#eq?, #not-eq?, #match?, #not-match?, #any-of?, #not-any-of?,
- *       #resolves-to?, #resolves-match?, #in-loop?) with PCRE2 compiled once and JIT-compiled
+ *       #resolves-to?, #resolves-match?, #in-loop?, and the provenance ones: #role?, #device?,
+ *       #host?, #type?, #from-device?, #loop-invariant?) with PCRE2 compiled once and JIT-compiled
  *       before sharing, mapping query errors back to rule-file positions, evaluating predicates,
  *       filling message placeholders, and calling built-in checks (src/checks/).
  * Not: reading or parsing files, suppressions (suppress.c), severity (calibrate), printing.
