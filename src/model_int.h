@@ -270,7 +270,7 @@ struct gl_model {
 
 /* The kind of n; GL_K_NONE for a null node too (an absent field). */
 static inline gl_model__kind gl_model__kind_of(const gl_model *m, TSNode n) {
-  if (ts_node_is_null(n)) return GL_K_NONE;
+  if (!n.id) return GL_K_NONE;
   TSSymbol s = ts_node_symbol(n);
   return s < m->nsymbols ? (gl_model__kind)m->kinds[s] : GL_K_NONE;
 }

@@ -115,15 +115,17 @@ static bool wanted(gl_prov_pass *pp, gl_pframe *p, uint32_t j) {
 }
 
 /* `is`, `is not`, `in`, `not in` give a Python bool whatever the operands (anonymous children). */
-static bool host_comparison(TSNode n) {
-  uint32_t k = ts_node_child_count(n);
-  for (uint32_t i = 0; i < k; i++) {
-    TSNode c = ts_node_child(n, i);
-    if (ts_node_is_named(c)) continue;
-    const char *t = ts_node_type(c);
+static bool host_comparison(gl_prov_pass *pp, TSNode n) {
+  TSTreeCursor *c = &pp->scratch;
+  ts_tree_cursor_reset(c, n);
+  if (!ts_tree_cursor_goto_first_child(c)) return false;
+  do {
+    TSNode k = ts_tree_cursor_current_node(c);
+    if (ts_node_is_named(k)) continue;
+    const char *t = ts_node_type(k);
     if (!strcmp(t, "is") || !strcmp(t, "is not") || !strcmp(t, "in") || !strcmp(t, "not in"))
       return true;
-  }
+  } while (ts_tree_cursor_goto_next_sibling(c));
   return false;
 }
 
@@ -162,7 +164,7 @@ static void push(gl_prov_pass *pp, uint32_t i) {
   f.fl = PF_ALL_HOST;
   f.field = r->field;
   f.kind = r->kind;
-  if (f.kind == GL_K_COMPARISON_OPERATOR && host_comparison(r->node)) f.fl |= PF_HOST_OP;
+  if (f.kind == GL_K_COMPARISON_OPERATOR && host_comparison(pp, r->node)) f.fl |= PF_HOST_OP;
   gl_vec_push(&pp->stack, f);
   gl_pframe *self = top(pp);
   if (pp->stack.len >= 2) parent_enter(pp, &pp->stack.data[pp->stack.len - 2], self);
@@ -367,13 +369,13 @@ static void bind_parameter(gl_prov_pass *pp, TSNode name, gl_pval v, uint32_t sc
 }
 
 /* Parameters bind in the function's scope: annotated ones to the annotation's type and its
- * provenance, all others to unknown. */
-static void bind_parameters(gl_prov_pass *pp, TSNode params, uint32_t scope) {
+ * provenance, all others to unknown. The parameters are children of the def's `parameters`
+ * node in the index. */
+static void bind_parameters(gl_prov_pass *pp, uint32_t params, uint32_t scope) {
   const gl_model__fields *fd = &pp->m->f;
-  uint32_t n = ts_node_named_child_count(params);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode p = ts_node_named_child(params, i);
-    switch (gl_model__kind_of(pp->m, p)) {
+  for (uint32_t j = params + 1; j < pp->end[params]; j = pp->end[j]) {
+    TSNode p = pp->m->nodes.data[j].node;
+    switch ((gl_model__kind)pp->m->nodes.data[j].kind) {
       case GL_K_TYPED_PARAMETER:
         bind_parameter(pp, ts_node_named_child(p, 0),
                        gl_prov__annotation(pp, ts_node_child_by_field_id(p, fd->type)), scope);
@@ -400,8 +402,8 @@ static void walk_function(gl_prov_pass *pp, uint32_t def) {
   pp->walk_owner = pp->owner[scope];
   pp->loops.len = 0;
   pp->pessimistic = 0;
-  TSNode params = ts_node_child_by_field_id(m->nodes.data[def].node, m->f.parameters);
-  if (!ts_node_is_null(params)) bind_parameters(pp, params, scope);
+  uint32_t params = child_at(pp, def, m->f.parameters);
+  if (params != GL_MODEL__NONE) bind_parameters(pp, params, scope);
   walk(pp, body);
 }
 
