@@ -262,10 +262,17 @@ int gl_libmodels_freeze(gl_libmodels *lm, gl_diag_list *errs) {
 
 /* ---- lookups -------------------------------------------------------------------------------- */
 
-const gl_api_entry *gl_libmodels_function(const gl_libmodels *lm, const char *qualified, size_t len) {
+const gl_api_entry *gl_libmodels_function_exact(const gl_libmodels *lm, const char *qualified,
+                                                size_t len) {
   if (!lm || !lm->frozen || !qualified) return NULL;
   uint32_t v = find_entry(lm, GL_LM_FUNCTION, GL_TYPE_NONE, qualified, len);
-  if (v) return &lm->entries.data[v - 1].api;
+  return v ? &lm->entries.data[v - 1].api : NULL;
+}
+
+const gl_api_entry *gl_libmodels_function(const gl_libmodels *lm, const char *qualified, size_t len) {
+  if (!lm || !lm->frozen || !qualified) return NULL;
+  const gl_api_entry *exact = gl_libmodels_function_exact(lm, qualified, len);
+  if (exact) return exact;
   const char *dot = memchr(qualified, '.', len);
   uint32_t g = dot ? find_group(lm, qualified, (size_t)(dot - qualified)) : 0;
   if (!g) return NULL;

@@ -86,6 +86,8 @@ int gl_libmodels_freeze(gl_libmodels *lm, gl_diag_list *errs);
  * wildcards over shorter ones. `qualified` is a dotted name after import resolution, e.g.
  * "cupy.asnumpy", "torch.cuda.synchronize", "builtins.float". */
 const gl_api_entry *gl_libmodels_function(const gl_libmodels *lm, const char *qualified, size_t len);
+/* Exact names only: no wildcard. */
+const gl_api_entry *gl_libmodels_function_exact(const gl_libmodels *lm, const char *qualified, size_t len);
 const gl_api_entry *gl_libmodels_method(const gl_libmodels *lm, uint16_t type, const char *name, size_t len);
 const gl_api_entry *gl_libmodels_attribute(const gl_libmodels *lm, uint16_t type, const char *name, size_t len);
 /* Subscript, binary/unary/comparison operators, and calling an object of the type. */

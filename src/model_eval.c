@@ -243,6 +243,26 @@ static void attribute(gl_prov_pass *pp, const gl_pframe *f, const gl_pframe *par
   r->val = (uint8_t)(qual ? (r->val | GL_VAL_QUAL) : (r->val & ~GL_VAL_QUAL));
 }
 
+static use finish_use(use *u) {
+  if (u->has_recv && (u->recv.bits & GL_VAL_FROM_DEVICE)) u->any_fd = true;
+  return *u;
+}
+
+/* The method entry of `recv.meth(...)` when recv has a type, else NULL (u->recv filled). */
+static const gl_api_entry *typed_method(gl_prov_pass *pp, const gl_pframe *f, use *u) {
+  if (f->recv == GL_MODEL__NONE || f->meth == GL_MODEL__NONE) return NULL;
+  gl_pval recv = gl_prov__val(pp, f->recv);
+  if (recv.type == GL_TYPE_NONE) return NULL;
+  size_t len;
+  const char *name = node_text(pp, f->meth, &len);
+  const gl_api_entry *e = gl_libmodels_method(pp->lm, recv.type, name, len);
+  if (e) {
+    u->recv = recv;
+    u->has_recv = true;
+  }
+  return e;
+}
+
 /* The entry of a call and what it applies to. */
 static use call_use(gl_prov_pass *pp, const gl_pframe *f) {
   const gl_model__rec *fr = &pp->m->nodes.data[f->kid[0]];
@@ -250,8 +270,18 @@ static use call_use(gl_prov_pass *pp, const gl_pframe *f) {
   u.arg0 = f->arg0;
   u.devkw = f->devkw;
   u.any_fd = (f->fl & PF_ANY_FD) != 0;
-  if (fr->val & GL_VAL_QUAL) u.e = function_entry(pp, f->kid[0]);
-  else if (fr->kind == GL_K_IDENTIFIER && (fr->val & GL_VAL_BUILTIN)) u.e = builtin_entry(pp, f->kid[0]);
+  const gl_api_entry *wild = NULL;
+  if (fr->val & GL_VAL_QUAL) {
+    u.e = function_entry(pp, f->kid[0]);
+    /* A wildcard ("cupy.*") yields to the method of a typed receiver: cp.cuda.Stream.null is a
+     * cupy.cuda.Stream, so its .synchronize() is a sync, not cupy gpu-work. */
+    if (u.e && !gl_libmodels_function_exact(pp->lm, pp->qbuf, strlen(pp->qbuf))) {
+      wild = u.e;
+      u.e = typed_method(pp, f, &u);
+      if (!u.e) u.e = wild;
+      return finish_use(&u);
+    }
+  } else if (fr->kind == GL_K_IDENTIFIER && (fr->val & GL_VAL_BUILTIN)) u.e = builtin_entry(pp, f->kid[0]);
   if (!u.e && fr->kind == GL_K_ATTRIBUTE && f->recv != GL_MODEL__NONE && f->meth != GL_MODEL__NONE) {
     u.recv = gl_prov__val(pp, f->recv);
     u.has_recv = true;
@@ -264,8 +294,7 @@ static use call_use(gl_prov_pass *pp, const gl_pframe *f) {
     u.has_recv = true;
     if (u.recv.type != GL_TYPE_NONE) u.e = gl_libmodels_call(pp->lm, u.recv.type);
   }
-  if (u.has_recv && (u.recv.bits & GL_VAL_FROM_DEVICE)) u.any_fd = true;
-  return u;
+  return finish_use(&u);
 }
 
 static void call(gl_prov_pass *pp, const gl_pframe *f) {

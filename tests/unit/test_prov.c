@@ -243,6 +243,29 @@ static void test_constructors_and_methods(void **state) {
   done(f);
 }
 
+/* A wildcard yields to the method of a typed receiver: with `cupy.*` as gpu-work,
+ * cp.cuda.Stream.null.synchronize() is still the Stream's sync (the exact attribute entry types
+ * the receiver), while an untyped name under the wildcard keeps the wildcard's roles. */
+static void test_wildcard_yields_to_typed_receiver(void **state) {
+  (void)state;
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  const char *json =
+      "{\"library\": \"cupy\", \"functions\": {"
+      " \"cupy.*\": {\"roles\": [\"gpu-work\"], \"result\": \"device\"},"
+      " \"cupy.cuda.Stream.null\": {\"result\": \"host\", \"type\": \"cupy.cuda.Stream\"}},"
+      " \"types\": {\"cupy.cuda.Stream\": {\"methods\": {\"synchronize\": {\"roles\": [\"sync\"]}}}}}";
+  gl_libmodels_add(lm, "w/models/cupy.json", json, strlen(json), &errs);
+  gl_libmodels_freeze(lm, &errs);
+  assert_int_equal(errs.len, 0);
+  fx *f = build_with("import cupy as cp\ncp.cuda.Stream.null.synchronize()\ncp.fft.fft(1)\n", lm);
+  ROLES(f, "call:cp.cuda.Stream.null.synchronize()", SYNC);
+  ROLES(f, "call:cp.fft.fft(1)", WORK);
+  done(f);
+  gl_libmodels_free(lm);
+  gl_vec_free(&errs);
+}
+
 static void test_unannotated_parameter_is_unknown(void **state) {
   fx *f = build_with(HEAD "def f(a, b: cp.ndarray, c: 'cp.ndarray' = None, *d, **e):\n"
                           "    a.get()\n    b.get()\n    return a, b\n"
@@ -759,6 +782,7 @@ static void test_predicate_load_errors(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_constructors_and_methods),
+      cmocka_unit_test(test_wildcard_yields_to_typed_receiver),
       cmocka_unit_test(test_unannotated_parameter_is_unknown),
       cmocka_unit_test(test_attributes_and_subscripts),
       cmocka_unit_test(test_operators),
