@@ -157,6 +157,18 @@ static bool text_is(const gl_prov_pass *pp, uint32_t i, const char *w) {
 }
 
 /* One argument of an argument_list: arg 0, `device=`, and (inside loops) a pass to the call. */
+/* A library function that copies data between host and device (cp.asarray, torch.tensor,
+ * cp.asnumpy) reads its arguments and never mutates them, so passing a name to several of them
+ * in a loop leaves the name loop-invariant. Any other call may mutate what it is given
+ * (np.copyto(h, batch)). */
+static bool copies_only(gl_prov_pass *pp, const gl_pframe *call) {
+  if (call->kid[0] == GL_MODEL__NONE) return false;
+  const gl_model__rec *fr = &pp->m->nodes.data[call->kid[0]];
+  if (!(fr->val & GL_VAL_QUAL)) return false;
+  const gl_api_entry *e = function_entry(pp, call->kid[0]);
+  return e && (e->roles & (GL_ROLE_H2D | GL_ROLE_D2H));
+}
+
 static void argument(gl_prov_pass *pp, gl_pframe *p, const gl_pframe *c) {
   TSNode passed = pp->m->nodes.data[c->rec].node;
   switch ((gl_model__kind)c->kind) {
@@ -174,7 +186,8 @@ static void argument(gl_prov_pass *pp, gl_pframe *p, const gl_pframe *c) {
   }
   if (pp->loops.len && pp->stack.len >= 2) {
     const gl_pframe *call = &pp->stack.data[pp->stack.len - 2];
-    if (call->kind == GL_K_CALL) gl_prov__touch_root(pp, passed, GL_TOUCH_PASSED, call->rec);
+    if (call->kind == GL_K_CALL && !copies_only(pp, call))
+      gl_prov__touch_root(pp, passed, GL_TOUCH_PASSED, call->rec);
   }
 }
 

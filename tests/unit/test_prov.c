@@ -662,6 +662,19 @@ static void test_loop_invariant(void **state) {
   done(f);
 }
 
+/* Passing a name to copying calls (uploads, downloads) does not mutate it; np.copyto does. */
+static void test_loop_invariant_through_copies(void **state) {
+  fx *f = build_with(HEAD "h = np.zeros(3)\nk = np.zeros(3)\n"
+                          "for i in range(10):\n"
+                          "    cp.asarray(h)\n    torch.tensor(h, device='cuda')\n    cp.asnumpy(h)\n"
+                          "    np.copyto(k, i)\n    cp.asarray(k)\n",
+                     *state);
+  LI(f, "identifier:h#1", true);
+  LI(f, "identifier:h#2", true);
+  LI(f, "identifier:k#2", false); /* np.copyto(k, ...) may write into k */
+  done(f);
+}
+
 static void test_loop_invariant_scopes(void **state) {
   fx *f = build_with(HEAD "h = np.zeros(3)\nfor i in r:\n    def inner():\n        cp.asarray(h)\n"
                           "    for j in r:\n        cp.asarray(h)\n    h = 1\n",
@@ -801,6 +814,7 @@ int main(void) {
       cmocka_unit_test(test_optional_import),
       cmocka_unit_test(test_without_models),
       cmocka_unit_test(test_loop_invariant),
+      cmocka_unit_test(test_loop_invariant_through_copies),
       cmocka_unit_test(test_loop_invariant_scopes),
       cmocka_unit_test(test_predicates_in_queries),
       cmocka_unit_test(test_predicate_load_errors),
