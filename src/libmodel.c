@@ -71,6 +71,8 @@ void gl_libmodels_free(gl_libmodels *lm) {
   for (size_t i = 0; i < lm->types.len; i++) free(lm->types.data[i].name);
   for (size_t i = 0; i < lm->files.len; i++) free(lm->files.data[i]);
   for (size_t i = 0; i < lm->libraries.len; i++) free(lm->libraries.data[i]);
+  for (size_t i = 0; i < lm->triggers.len; i++) free(lm->triggers.data[i]);
+  gl_vec_free(&lm->triggers);
   gl_vec_free(&lm->entries);
   gl_vec_free(&lm->types);
   gl_vec_free(&lm->files);
@@ -79,6 +81,11 @@ void gl_libmodels_free(gl_libmodels *lm) {
 }
 
 size_t gl_libmodels_count(const gl_libmodels *lm) { return lm ? lm->files.len : 0; }
+
+const char *const *gl_libmodels_triggers(const gl_libmodels *lm, size_t *count) {
+  *count = lm ? lm->triggers.len : 0;
+  return lm ? (const char *const *)lm->triggers.data : NULL;
+}
 
 /* ---- hash maps ------------------------------------------------------------------------------ */
 

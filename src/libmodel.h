@@ -101,5 +101,7 @@ uint16_t gl_libmodels_type_id(const gl_libmodels *lm, const char *name, size_t l
 const char *gl_libmodels_type_name(const gl_libmodels *lm, uint16_t type);
 gl_prov gl_libmodels_type_prov(const gl_libmodels *lm, uint16_t type);
 size_t gl_libmodels_count(const gl_libmodels *lm);   /* number of model files */
+/* The "triggers" words of every model file (the prefilter adds them to the packs' words). */
+const char *const *gl_libmodels_triggers(const gl_libmodels *lm, size_t *count);
 
 #endif

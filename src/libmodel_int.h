@@ -74,6 +74,7 @@ struct gl_libmodels {
   gl_vec(char *) libraries;   /* library name of each file, owned */
   gl_vec(gl_lm__entry) entries;
   gl_vec(gl_lm__type) types;  /* id = index */
+  gl_vec(char *) triggers;    /* prefilter words of every model file, owned */
   /* Built by gl_libmodels_freeze; cleared by gl_libmodels_add. */
   bool frozen;
   int freeze_rc;              /* what gl_libmodels_freeze returned */

@@ -415,7 +415,7 @@ static void read_types(jctx *c, const cJSON *obj, size_t off) {
 
 static bool is_root_key(const char *k) {
   return strcmp(k, "library") == 0 || strcmp(k, "description") == 0 || strcmp(k, "functions") == 0 ||
-         strcmp(k, "types") == 0;
+         strcmp(k, "types") == 0 || strcmp(k, "triggers") == 0;
 }
 
 /* "rules/models/cupy.json" -> "cupy" (length in *n). */
@@ -453,6 +453,29 @@ static bool check_library(jctx *c, const cJSON *lib, size_t off, size_t root_off
   return true;
 }
 
+static bool is_word(const char *w) {
+  if (!*w) return false;
+  for (const char *p = w; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+      return false;
+  return true;
+}
+
+/* "triggers": words that make a file worth parsing for this library (the prefilter). */
+static void read_triggers(jctx *c, const cJSON *arr, size_t off) {
+  if (!cJSON_IsArray(arr)) {
+    err(c, off, "'triggers' must be an array of words");
+    return;
+  }
+  for (const cJSON *e = arr->child; e; e = e->next) {
+    if (!cJSON_IsString(e) || !is_word(e->valuestring)) {
+      err(c, off, "'triggers' must be an array of words");
+      return;
+    }
+  }
+  for (const cJSON *e = arr->child; e; e = e->next) gl_vec_push(&c->lm->triggers, gl_xstrdup(e->valuestring));
+}
+
 /* First pass: keys, and the library; second pass: the contents. False to drop the file. */
 static bool read_root(jctx *c, const cJSON *root, size_t off) {
   if (!cJSON_IsObject(root)) {
@@ -466,7 +489,7 @@ static bool read_root(jctx *c, const cJSON *root, size_t off) {
     cur_step(c, root, it, off, &m);
     if (repeat_reported(c, root, it, &m)) continue;
     if (!is_root_key(it->string))
-      err(c, m.key, "unknown key '%s' (expected library, description, functions or types)", it->string);
+      err(c, m.key, "unknown key '%s' (expected library, description, triggers, functions or types)", it->string);
     if (strcmp(it->string, "library") == 0) lib = it, lib_off = m.val;
   }
   if (!check_library(c, lib, lib_off, off)) return false;
@@ -475,6 +498,7 @@ static bool read_root(jctx *c, const cJSON *root, size_t off) {
     if (is_repeat(root, it)) continue;
     if (strcmp(it->string, "description") == 0 && !cJSON_IsString(it))
       err(c, m.val, "'description' must be a string");
+    if (strcmp(it->string, "triggers") == 0) read_triggers(c, it, m.val);
     if (strcmp(it->string, "functions") == 0) read_functions(c, it, m.val);
     if (strcmp(it->string, "types") == 0) read_types(c, it, m.val);
   }

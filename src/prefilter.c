@@ -1,4 +1,4 @@
-/* prefilter.c: skips files that name none of the enabled packs' trigger words.
+/* prefilter.c: skips files that name none of the enabled packs' (and models') trigger words.
  * Owns: an open-addressing hash set of trigger words and the word scanner. A word is a maximal
  *       run of ASCII letters, digits and '_' (so `cuspatial_utils` is not the word `cuspatial`, and
  *       `import cupy as cp` holds `cupy`). Not: findings. Threads: read-only after gl_prefilter_new. */
@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "libmodel.h"
 
 struct gl_prefilter {
   char **slots;       /* NULL = empty; size is a power of two */
@@ -53,18 +55,26 @@ static bool pack_has_enabled_rule(const gl_ruleset *set, const gl_pack *pack) {
 }
 
 gl_prefilter *gl_prefilter_new(const gl_ruleset *set) {
-  size_t total = 0;
+  size_t total = 0, nmodel = 0;
   for (size_t i = 0; i < set->packs.len; i++) total += set->packs.data[i]->ntriggers;
+  gl_libmodels_triggers(set->models, &nmodel);
+  total += nmodel;
   size_t cap = 16;
   while (cap < total * 2 + 1) cap *= 2;
   gl_prefilter *pf = gl_xcalloc(1, sizeof(*pf));
   pf->slots = gl_xcalloc(cap, sizeof(char *));
   pf->mask = cap - 1;
+  bool any_enabled = false;
   for (size_t i = 0; i < set->packs.len; i++) {
     const gl_pack *pack = set->packs.data[i];
     if (!pack_has_enabled_rule(set, pack)) continue;
+    any_enabled = true;
     for (size_t j = 0; j < pack->ntriggers; j++) set_add(pf, pack->triggers[j]);
   }
+  /* A user's model of another library (--rules DIR/models/x.json) names its own words, so the
+   * role-based rules see files that use only that library. */
+  const char *const *words = gl_libmodels_triggers(set->models, &nmodel);
+  for (size_t j = 0; any_enabled && j < nmodel; j++) set_add(pf, words[j]);
   return pf;
 }
 

@@ -317,7 +317,7 @@ static void test_bad_json(void **state) {
 static void test_unknown_keys(void **state) {
   (void)state;
   expect_one(" \"description\"", " \"descripton\"", 2, 2,
-             "unknown key 'descripton' (expected library, description, functions or types)");
+             "unknown key 'descripton' (expected library, description, triggers, functions or types)");
   expect_one("\"roles\": [\"timer\"]", "\"role\": [\"timer\"]", 12, 25,
              "unknown key 'role' (expected roles, when, result, type or decorates)");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"host\", \"method\": {}}", 22, 39,
@@ -325,6 +325,29 @@ static void test_unknown_keys(void **state) {
   expect_one("\"result\": \"device-spec\"", "\"result\": \"device-spec\", \"result\": \"host\"", 10, 44,
              "duplicate key 'result'");
   expect_one("\"types\": {", "\"library\": \"demo\", \"types\": {", 14, 2, "duplicate key 'library'");
+}
+
+/* "triggers" words reach the prefilter through gl_libmodels_triggers; anything else is an error. */
+static void test_triggers(void **state) {
+  (void)state;
+  char *text = edit(demo_json, " \"functions\": {\n", " \"triggers\": [\"demo\", \"demo_ext\"],\n \"functions\": {\n");
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_libmodels_add(lm, "m/models/demo.json", text, strlen(text), &errs), GL_OK);
+  size_t n = 0;
+  const char *const *words = gl_libmodels_triggers(lm, &n);
+  assert_int_equal(n, 2);
+  assert_string_equal(words[0], "demo");
+  assert_string_equal(words[1], "demo_ext");
+  free(text);
+  gl_libmodels_free(lm);
+  gl_vec_free(&errs);
+  assert_null(gl_libmodels_triggers(NULL, &n));
+  assert_int_equal(n, 0);
+  expect_one(" \"functions\": {\n", " \"triggers\": [\"demo.x\"],\n \"functions\": {\n", 3, 14,
+             "'triggers' must be an array of words");
+  expect_one(" \"functions\": {\n", " \"triggers\": \"demo\",\n \"functions\": {\n", 3, 14,
+             "'triggers' must be an array of words");
 }
 
 /* Errors after escaped quotes, braces and brackets inside strings still land on the right byte. */
@@ -730,6 +753,7 @@ int main(void) {
       cmocka_unit_test(test_minimal_and_unterminated),
       cmocka_unit_test(test_bad_json),
       cmocka_unit_test(test_unknown_keys),
+      cmocka_unit_test(test_triggers),
       cmocka_unit_test(test_positions_after_strings),
       cmocka_unit_test(test_bad_values),
       cmocka_unit_test(test_kind_rules),
