@@ -354,7 +354,7 @@ static void test_triggers(void **state) {
 static void test_positions_after_strings(void **state) {
   (void)state;
   expect_one("everything\",\n", "everything\", \"x\": 1,\n", 2, 55,
-             "unknown key 'x' (expected library, description, functions or types)");
+             "unknown key 'x' (expected library, description, triggers, functions or types)");
   expect_one("\"demo.random.seed\": {}", "\"demo.random.seed\": {\"type\": \"a{b\"}", 7, 32,
              "invalid type name 'a{b' (expected a dotted name)");
 }
