@@ -276,6 +276,11 @@ bool gl_model_from_device(const gl_model *m, TSNode node) {
   return r && (r->val & GL_VAL_FROM_DEVICE) && (r->val & GL_VAL_PROV) == GL_PROV_HOST;
 }
 
+bool gl_model_is_builtin(const gl_model *m, TSNode node) {
+  const gl_model__rec *r = prov_rec(m, node);
+  return r && r->kind == GL_K_IDENTIFIER && (r->val & GL_VAL_BUILTIN);
+}
+
 bool gl_model_loop_invariant(const gl_model *m, TSNode node) {
   const gl_model__rec *r = prov_rec(m, node);
   return r && gl_model__loop_invariant(m, (uint32_t)(r - m->nodes.data));

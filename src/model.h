@@ -89,6 +89,10 @@ uint16_t gl_model_type(const gl_model *m, TSNode node);
  * (receiver, arguments, operands) is from-device. */
 bool gl_model_from_device(const gl_model *m, TSNode node);
 
+/* True for an identifier bound in no scope of its chain: a reference to a Python builtin
+ * (`print` in a file that defines no `print`). Needs the library models (false without). */
+bool gl_model_is_builtin(const gl_model *m, TSNode node);
+
 /* True when node is in a loop (gl_model_in_loop) and is a literal (number, string without
  * interpolation, True / False / None, negative number), or a name or an attribute chain on a
  * name that the innermost enclosing loop (for / while body, comprehension) neither rebinds

@@ -40,6 +40,7 @@ typedef enum gl_pred_kind {
   GL_PRED_TYPE,             /* #type? @e "torch.Tensor" ...: the value has one of the types */
   GL_PRED_FROM_DEVICE,      /* #from-device? */
   GL_PRED_LOOP_INVARIANT,   /* #loop-invariant? */
+  GL_PRED_BUILTIN,          /* #builtin? @fn "print" ...: a builtin (unbound) name among these */
 } gl_pred_kind;
 
 typedef struct gl_pred {

@@ -774,6 +774,16 @@ static void test_predicates_in_queries(void **state) {
            code, "w");
 }
 
+/* #builtin?: a name bound nowhere in its scope chain; a local def or import shadows it. */
+static void test_builtin_predicate(void **state) {
+  const gl_libmodels *lm = *state;
+  const char *code = "print(1)\nlen(2)\ndef f():\n    def print(*a):\n        pass\n    print(3)\n"
+                     "from rich import print as rp\nrp(4)\n";
+  QUERY_EQ(lm, "((call function: (identifier) @hit) (#builtin? @hit \"print\" \"len\"))", code,
+           "print|len");
+  QUERY_EQ(lm, "((call function: (identifier) @hit) (#builtin? @hit \"len\"))", code, "len");
+}
+
 static void test_predicate_load_errors(void **state) {
   const gl_libmodels *lm = *state;
   QUERY_EQ(lm, "((call) @hit\n (#role? @hit \"d2h\" \"d2x\"))", "",
@@ -817,6 +827,7 @@ int main(void) {
       cmocka_unit_test(test_loop_invariant_through_copies),
       cmocka_unit_test(test_loop_invariant_scopes),
       cmocka_unit_test(test_predicates_in_queries),
+      cmocka_unit_test(test_builtin_predicate),
       cmocka_unit_test(test_predicate_load_errors),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
