@@ -40,6 +40,10 @@ typedef enum gl_when {
   GL_WHEN_ARG0_DEVICE,       /* the first positional argument is device data */
   GL_WHEN_RESULT_DEVICE,     /* the call's own result is device data (torch.tensor(h, device=
                                 "cuda") uploads, torch.tensor(h) does not) */
+  GL_WHEN_ARG0_NOT_HOST,     /* the first argument is not known to be host data (cp.asnumpy of a
+                                NumPy array copies nothing; of an unknown value, it does) */
+  GL_WHEN_ARG0_NOT_DEVICE,   /* the first argument is not known to be device data (cp.asarray of a
+                                CuPy array uploads nothing) */
 } gl_when;
 
 /* How the provenance of an entry's result (or of an attribute's value) is decided. */

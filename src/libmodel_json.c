@@ -35,16 +35,18 @@ typedef struct jcur {
   size_t key, val;
 } jcur;
 
-static const char *const when_names[] = {"always", "receiver-device", "arg0-device",
-                                         "result-device"};
+static const char *const when_names[] = {"always",        "receiver-device", "arg0-device",
+                                         "result-device", "arg0-not-host",   "arg0-not-device"};
 static const char *const result_names[] = {"unknown", "device",       "host",   "receiver",
                                            "arg0",    "device-kwarg", "to-arg", "device-spec"};
 static const char *const prov_names[] = {"unknown", "host", "device"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 #define BIT(x) (1u << (x))
-#define WHEN_ANY 0xfu
-#define WHEN_NO_RECEIVER (BIT(GL_WHEN_ALWAYS) | BIT(GL_WHEN_ARG0_DEVICE) | BIT(GL_WHEN_RESULT_DEVICE))
+#define WHEN_ANY 0x3fu
+#define WHEN_NO_RECEIVER                                                                      \
+  (BIT(GL_WHEN_ALWAYS) | BIT(GL_WHEN_ARG0_DEVICE) | BIT(GL_WHEN_RESULT_DEVICE) |                \
+   BIT(GL_WHEN_ARG0_NOT_HOST) | BIT(GL_WHEN_ARG0_NOT_DEVICE))
 #define WHEN_NO_ARGS (BIT(GL_WHEN_ALWAYS) | BIT(GL_WHEN_RECEIVER_DEVICE))
 #define RESULT_ANY 0xffu
 #define RESULT_NO_RECEIVER (RESULT_ANY & ~BIT(GL_RESULT_RECEIVER))
@@ -262,7 +264,8 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
     e->api.roles = read_roles(c, it, off);
   } else if (strcmp(it->string, "when") == 0) {
     v = read_enum(c, it, off, "when", when_names, COUNT(when_names),
-                  "always, receiver-device, arg0-device or result-device");
+                  "always, receiver-device, arg0-device, result-device, arg0-not-host or "
+                  "arg0-not-device");
     if (v >= 0) e->api.when = (uint8_t)v;
   } else if (strcmp(it->string, "result") == 0) {
     v = read_enum(c, it, off, "result", result_names, COUNT(result_names),

@@ -119,6 +119,10 @@ static gl_pval apply(const gl_prov_pass *pp, const use *u, uint8_t *roles) {
     r &= ~(uint32_t)DATA_ROLES;
   if (e->when == GL_WHEN_ARG0_DEVICE && gl_pval_prov(a0) != GL_PROV_DEVICE)
     r &= ~(uint32_t)DATA_ROLES;
+  if (e->when == GL_WHEN_ARG0_NOT_HOST && gl_pval_prov(a0) == GL_PROV_HOST)
+    r &= ~(uint32_t)DATA_ROLES;
+  if (e->when == GL_WHEN_ARG0_NOT_DEVICE && gl_pval_prov(a0) == GL_PROV_DEVICE)
+    r &= ~(uint32_t)DATA_ROLES;
   uint8_t named;
   gl_pval v = make(pp, result_prov(pp, u, a0, &named), e->type);
   v.bits |= named;

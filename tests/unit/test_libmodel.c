@@ -368,7 +368,8 @@ static void test_bad_values(void **state) {
   expect_one("[\"gpu-work\", \"sync\"]", "[\"gpu-work\", 7]", 23, 50, "a role must be a string");
   expect_one("\"roles\": [\"timer\"]", "\"roles\": \"timer\"", 12, 34, "'roles' must be an array of role names");
   expect_one("\"when\": \"arg0-device\", \"result\": \"host\"}", "\"when\": \"arg0\", \"result\": \"host\"}", 11,
-             66, "unknown when 'arg0' (expected always, receiver-device, arg0-device or result-device)");
+             66, "unknown when 'arg0' (expected always, receiver-device, arg0-device, result-device, arg0-not-host or "
+             "arg0-not-device)");
   expect_one("\"result\": \"to-arg\"", "\"result\": \"to_arg\"", 17, 33,
              "unknown result 'to_arg' (expected unknown, device, host, receiver, arg0, device-kwarg, to-arg "
              "or device-spec)");

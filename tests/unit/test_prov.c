@@ -266,6 +266,36 @@ static void test_wildcard_yields_to_typed_receiver(void **state) {
   gl_vec_free(&errs);
 }
 
+/* arg0-not-host / arg0-not-device: copies of data already on the target side copy nothing, and
+ * an unknown argument keeps the role. */
+static void test_when_arg0_not(void **state) {
+  (void)state;
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  const char *json =
+      "{\"library\": \"cupy\", \"functions\": {"
+      " \"cupy.zeros\": {\"result\": \"device\"},"
+      " \"cupy.asnumpy\": {\"roles\": [\"d2h\"], \"when\": \"arg0-not-host\", \"result\": \"host\"},"
+      " \"cupy.asarray\": {\"roles\": [\"h2d\"], \"when\": \"arg0-not-device\", \"result\": \"device\"}}}";
+  const char *np = "{\"library\": \"numpy\", \"functions\": {\"numpy.zeros\": {\"result\": \"host\"}}}";
+  gl_libmodels_add(lm, "w/models/cupy.json", json, strlen(json), &errs);
+  gl_libmodels_add(lm, "w/models/numpy.json", np, strlen(np), &errs);
+  gl_libmodels_freeze(lm, &errs);
+  assert_int_equal(errs.len, 0);
+  fx *f = build_with("import cupy as cp\nimport numpy as np\nd = cp.zeros(3)\nh = np.zeros(3)\n"
+                     "cp.asnumpy(h)\ncp.asnumpy(d)\ncp.asnumpy(u)\n"
+                     "cp.asarray(d)\ncp.asarray(h)\ncp.asarray(u)\n", lm);
+  ROLES(f, "call:cp.asnumpy(h)", 0);
+  ROLES(f, "call:cp.asnumpy(d)", D2H);
+  ROLES(f, "call:cp.asnumpy(u)", D2H);
+  ROLES(f, "call:cp.asarray(d)", 0);
+  ROLES(f, "call:cp.asarray(h)", H2D);
+  ROLES(f, "call:cp.asarray(u)", H2D);
+  done(f);
+  gl_libmodels_free(lm);
+  gl_vec_free(&errs);
+}
+
 static void test_unannotated_parameter_is_unknown(void **state) {
   fx *f = build_with(HEAD "def f(a, b: cp.ndarray, c: 'cp.ndarray' = None, *d, **e):\n"
                           "    a.get()\n    b.get()\n    return a, b\n"
@@ -806,6 +836,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_constructors_and_methods),
       cmocka_unit_test(test_wildcard_yields_to_typed_receiver),
+      cmocka_unit_test(test_when_arg0_not),
       cmocka_unit_test(test_unannotated_parameter_is_unknown),
       cmocka_unit_test(test_attributes_and_subscripts),
       cmocka_unit_test(test_operators),
