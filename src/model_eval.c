@@ -305,7 +305,9 @@ static use call_use(gl_prov_pass *pp, const gl_pframe *f) {
     size_t len;
     const char *name = node_text(pp, f->meth, &len);
     if (u.recv.type != GL_TYPE_NONE) u.e = gl_libmodels_method(pp->lm, u.recv.type, name, len);
-    gl_prov__touch_root(pp, fr->node, GL_TOUCH_MUTATED, GL_MODEL__NONE);   /* a method call */
+    /* a method call may mutate its receiver, unless the model says it only copies (t.cuda()) */
+    if (!u.e || !(u.e->roles & (GL_ROLE_H2D | GL_ROLE_D2H)))
+      gl_prov__touch_root(pp, fr->node, GL_TOUCH_MUTATED, GL_MODEL__NONE);
   } else if (!u.e && !(fr->val & (GL_VAL_QUAL | GL_VAL_BUILTIN))) {
     u.recv = gl_prov__val(pp, f->kid[0]);   /* calling a value: kernel[grid, block](...) */
     u.has_recv = true;
