@@ -406,6 +406,11 @@ bool gl_prov__eval(gl_prov_pass *pp, gl_pframe *f, const gl_pframe *parent) {
     case GL_K_INTEGER: case GL_K_FLOAT: case GL_K_TRUE: case GL_K_FALSE: case GL_K_NONE_LITERAL:
     case GL_K_NOT_OPERATOR:
       gl_prov__set(pp, f->rec, host(), 0); return true;
+    case GL_K_LIST: case GL_K_TUPLE:
+      /* a Python list or tuple lives in host memory; of host elements it is host data
+       * (torch.tensor([0.5, 0.5], device="cuda") uploads it), else unknown */
+      gl_prov__set(pp, f->rec, (f->fl & PF_ALL_HOST) ? host() : gl_pval_unknown(), 0);
+      return true;
     default:
       return false;
   }

@@ -151,6 +151,43 @@ static bool is_number(const gl_model *m, TSNode n) {
   return k == GL_K_INTEGER || k == GL_K_FLOAT;
 }
 
+/* A list or tuple display whose leaves are all constants ([0.5, -1, "a"], ((1, 2), (3, 4))):
+ * an iterative cursor walk, bounded so a huge table costs little and answers false. */
+static bool constant_display(const gl_model *m, TSNode n) {
+  TSTreeCursor c = ts_tree_cursor_new(n);
+  bool ok = true;
+  uint32_t seen = 0, depth = 0;
+  if (!ts_tree_cursor_goto_first_child(&c)) goto done;
+  for (;;) {
+    TSNode x = ts_tree_cursor_current_node(&c);
+    if (++seen > 4096) {
+      ok = false;
+      goto done;
+    }
+    if (ts_node_is_named(x)) {
+      gl_model__kind k = gl_model__kind_of(m, x);
+      if (k == GL_K_LIST || k == GL_K_TUPLE) {
+        if (ts_tree_cursor_goto_first_child(&c)) {
+          depth++;
+          continue;
+        }
+      } else if (!(k == GL_K_INTEGER || k == GL_K_FLOAT || k == GL_K_TRUE || k == GL_K_FALSE ||
+                   k == GL_K_NONE_LITERAL || (k == GL_K_STRING && !own_interpolation(m, x)) ||
+                   (k == GL_K_UNARY_OPERATOR && is_number(m, ts_node_named_child(x, 0))))) {
+        ok = false;
+        goto done;
+      }
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (depth == 0 || !ts_tree_cursor_goto_parent(&c)) goto done;
+      depth--;
+    }
+  }
+done:
+  ts_tree_cursor_delete(&c);
+  return ok;
+}
+
 /* The call that node i is a direct argument of (positional or keyword), or GL_MODEL__NONE. */
 static uint32_t argument_of(const gl_model *m, uint32_t i) {
   uint32_t p = m->nodes.data[i].parent;
@@ -193,6 +230,8 @@ bool gl_model__loop_invariant(const gl_model *m, uint32_t i) {
       return is_number(m, ts_node_named_child(r->node, 0));
     case GL_K_IDENTIFIER: case GL_K_ATTRIBUTE:
       return name_invariant(m, i, loop);
+    case GL_K_LIST: case GL_K_TUPLE:
+      return constant_display(m, r->node);
     default:
       return false;
   }

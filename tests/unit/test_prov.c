@@ -705,6 +705,21 @@ static void test_loop_invariant_through_copies(void **state) {
   done(f);
 }
 
+/* A list or tuple of constants is host data and the same every iteration. */
+static void test_constant_displays(void **state) {
+  fx *f = build_with(HEAD "x = cp.zeros(3)\nl = [1.0, 2.0]\nm = [x, 1]\n"
+                          "for i in range(3):\n    cp.asarray([1, -2.5, 'a'])\n    cp.asarray([i, 2])\n"
+                          "    cp.asarray(((1, 2), (3, 4)))\n    cp.asarray([f'{i}'])\n",
+                     *state);
+  PROV(f, "list:[1.0, 2.0]", "host");
+  PROV(f, "list:[x, 1]", "unknown");
+  LI(f, "list:[1, -2.5, 'a']", true);
+  LI(f, "list:[i, 2]", false);
+  LI(f, "tuple:((1, 2), (3, 4))", true);
+  LI(f, "list:[f'{i}']", false);
+  done(f);
+}
+
 static void test_loop_invariant_scopes(void **state) {
   fx *f = build_with(HEAD "h = np.zeros(3)\nfor i in r:\n    def inner():\n        cp.asarray(h)\n"
                           "    for j in r:\n        cp.asarray(h)\n    h = 1\n",
@@ -856,6 +871,7 @@ int main(void) {
       cmocka_unit_test(test_without_models),
       cmocka_unit_test(test_loop_invariant),
       cmocka_unit_test(test_loop_invariant_through_copies),
+      cmocka_unit_test(test_constant_displays),
       cmocka_unit_test(test_loop_invariant_scopes),
       cmocka_unit_test(test_predicates_in_queries),
       cmocka_unit_test(test_builtin_predicate),
