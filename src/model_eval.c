@@ -21,12 +21,10 @@ void gl_prov__set(gl_prov_pass *pp, uint32_t i, gl_pval v, uint8_t roles) {
   r->roles = roles;
 }
 
-/* A value of `type` with provenance prov; a type all of whose values are device data (its
- * model says so) makes an unknown provenance device. */
+/* A value of `type` with provenance prov; a type all of whose values live on one side (its
+ * model says so: cupy.ndarray device, numpy.ndarray host) makes an unknown provenance that side. */
 static gl_pval make(const gl_prov_pass *pp, gl_prov prov, uint16_t type) {
-  if (prov == GL_PROV_UNKNOWN && type != GL_TYPE_NONE &&
-      gl_libmodels_type_prov(pp->lm, type) == GL_PROV_DEVICE)
-    prov = GL_PROV_DEVICE;
+  if (prov == GL_PROV_UNKNOWN && type != GL_TYPE_NONE) prov = gl_libmodels_type_prov(pp->lm, type);
   gl_pval v = {type, (uint8_t)prov};
   return v;
 }

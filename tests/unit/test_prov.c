@@ -299,8 +299,10 @@ static void test_when_arg0_not(void **state) {
 static void test_unannotated_parameter_is_unknown(void **state) {
   fx *f = build_with(HEAD "def f(a, b: cp.ndarray, c: 'cp.ndarray' = None, *d, **e):\n"
                           "    a.get()\n    b.get()\n    return a, b\n"
-                          "def g(t: torch.Tensor):\n    return t.item()\n",
+                          "def g(t: torch.Tensor):\n    return t.item()\n"
+                          "def h(n: np.ndarray):\n    return n\n",
                      *state);
+  PROV(f, "identifier:n#1", "host"); /* numpy.ndarray values are host data */
   ROLES(f, "call:a.get()", 0);
   PROV(f, "identifier:a#1", "unknown");
   ROLES(f, "call:b.get()", D2H | HR);
