@@ -407,8 +407,12 @@ bool gl_prov__eval(gl_prov_pass *pp, gl_pframe *f, const gl_pframe *parent) {
     case GL_K_LIST: case GL_K_TUPLE:
       /* a Python list or tuple lives in host memory; of host elements it is host data
        * (torch.tensor([0.5, 0.5], device="cuda") uploads it), else unknown */
-      gl_prov__set(pp, f->rec, (f->fl & PF_ALL_HOST) ? host() : gl_pval_unknown(), 0);
+    {
+      gl_pval v = (f->fl & PF_ALL_HOST) ? host() : gl_pval_unknown();
+      if ((f->fl & PF_ALL_HOST) && (f->fl & PF_ANY_FD)) v.bits |= GL_VAL_FROM_DEVICE;
+      gl_prov__set(pp, f->rec, v, 0);
       return true;
+    }
     default:
       return false;
   }

@@ -709,12 +709,13 @@ static void test_loop_invariant_through_copies(void **state) {
 
 /* A list or tuple of constants is host data and the same every iteration. */
 static void test_constant_displays(void **state) {
-  fx *f = build_with(HEAD "x = cp.zeros(3)\nl = [1.0, 2.0]\nm = [x, 1]\n"
+  fx *f = build_with(HEAD "x = cp.zeros(3)\nl = [1.0, 2.0]\nm = [x, 1]\nk = [x.get(), 1]\n"
                           "for i in range(3):\n    cp.asarray([1, -2.5, 'a'])\n    cp.asarray([i, 2])\n"
                           "    cp.asarray(((1, 2), (3, 4)))\n    cp.asarray([f'{i}'])\n",
                      *state);
   PROV(f, "list:[1.0, 2.0]", "host");
   PROV(f, "list:[x, 1]", "unknown");
+  FD(f, "list:[x.get(), 1]", true);   /* a list of host copies remembers where they came from */
   LI(f, "list:[1, -2.5, 'a']", true);
   LI(f, "list:[i, 2]", false);
   LI(f, "tuple:((1, 2), (3, 4))", true);
