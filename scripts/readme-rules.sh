@@ -10,10 +10,11 @@ PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
 "$gpulint" rules --format json | "$PY3" -c '
 import json, sys, re
 rules = json.load(sys.stdin)
-rows = ["| id | name | pack | level | precision | what it finds |", "| --- | --- | --- | --- | --- | --- |"]
+rows = ["| id | name | pack | level | precision | default | what it finds |",
+        "| --- | --- | --- | --- | --- | --- | --- |"]
 for r in rules:
-    rows.append("| %s | `%s` | %s | %s | %s | %s |" % (r["id"], r["name"], r["pack"], r["level"],
-                r["precision"], r["summary"].replace("|", "\\|")))
+    rows.append("| %s | `%s` | %s | %s | %s | %s | %s |" % (r["id"], r["name"], r["pack"], r["level"],
+                r["precision"], "on" if r["enabled"] else "off", r["summary"].replace("|", "\\|")))
 table = "\n".join(rows)
 text = open("README.md").read()
 new = re.sub(r"(<!-- rules:begin -->\n).*?(<!-- rules:end -->)", lambda m: m.group(1) + table + "\n" + m.group(2), text, flags=re.S)
