@@ -186,9 +186,7 @@ static void dedupe_from(gl_match_ctx *ctx, gl_file_result *out, size_t from) {
   for (size_t i = from; i < out->findings.len; i++) {
     gl_finding *f = &out->findings.data[i];
     if (!seen_add(ctx, f->rule, f->region.start_byte, f->region.end_byte)) {
-      free(f->message);
-      free(f->snippet);
-      free(f->line_hash);
+      gl_finding_free_fields(f);
       continue;
     }
     out->findings.data[keep++] = *f;

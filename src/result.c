@@ -82,13 +82,18 @@ bool gl_run_incomplete(const gl_run *run) {
   return false;
 }
 
+void gl_finding_free_fields(gl_finding *f) {
+  free(f->message);
+  free(f->snippet);
+  free(f->line_hash);
+  for (uint8_t i = 0; i < f->nrelated && i < GL_FINDING_MAX_RELATED; i++) free(f->related_msg[i]);
+  f->message = f->snippet = f->line_hash = NULL;
+  f->nrelated = 0;
+}
+
 void gl_file_result_free(gl_file_result *r) {
   if (!r) return;
-  for (size_t i = 0; i < r->findings.len; i++) {
-    free(r->findings.data[i].message);
-    free(r->findings.data[i].snippet);
-    free(r->findings.data[i].line_hash);
-  }
+  for (size_t i = 0; i < r->findings.len; i++) gl_finding_free_fields(&r->findings.data[i]);
   gl_vec_free(&r->findings);
   for (size_t i = 0; i < r->notes.len; i++) free(r->notes.data[i].message);
   gl_vec_free(&r->notes);

@@ -18,6 +18,9 @@ typedef struct gl_region {
   uint32_t start_byte, end_byte;
 } gl_region;
 
+/* Most related locations a finding carries. */
+#define GL_FINDING_MAX_RELATED 2
+
 typedef struct gl_finding {
   const gl_rule *rule;      /* borrowed from the ruleset */
   gl_level level;           /* after calibration */
@@ -26,6 +29,10 @@ typedef struct gl_finding {
   char *snippet;            /* owned: the source text of the region's lines (code frames) */
   char *line_hash;          /* owned: primaryLocationLineHash of region.start_line */
   bool suppressed;          /* by a # noqa comment */
+  gl_region related[GL_FINDING_MAX_RELATED]; /* other places that explain the finding (SARIF
+                                                relatedLocations), in the finding's file */
+  char *related_msg[GL_FINDING_MAX_RELATED]; /* owned: one short message per related region */
+  uint8_t nrelated;         /* how many of related[] are used */
 } gl_finding;
 
 typedef enum gl_note_kind {
@@ -67,6 +74,9 @@ size_t gl_run_count_at_least(const gl_run *run, gl_level level);
 
 /* True when some file was asked for but not (fully) linted: a GL_NOTE_SKIPPED or GL_NOTE_PARTIAL. */
 bool gl_run_incomplete(const gl_run *run);
+
+/* Frees what a finding owns (message, snippet, line hash, related messages), not f itself. */
+void gl_finding_free_fields(gl_finding *f);
 
 void gl_file_result_free(gl_file_result *r);
 void gl_run_free(gl_run *run);

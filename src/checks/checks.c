@@ -26,10 +26,26 @@ const gl_check *gl_check_find(const char *name) {
   return NULL;
 }
 
-void gl_check_report(const gl_check_ctx *ctx, TSNode node, const char *message) {
+static gl_finding *add_finding(const gl_check_ctx *ctx, TSNode node, const char *message) {
   gl_finding *f = gl_vec_grow(&ctx->out->findings);
   f->rule = ctx->rule;
   f->level = ctx->rule->level;
   f->region = gl_match_region(ctx->src, ts_node_start_byte(node), ts_node_end_byte(node));
   f->message = gl_xstrdup(message ? message : ctx->rule->message);
+  return f;
+}
+
+void gl_check_report(const gl_check_ctx *ctx, TSNode node, const char *message) {
+  add_finding(ctx, node, message);
+}
+
+void gl_check_report_related(const gl_check_ctx *ctx, TSNode node, const char *message,
+                             const TSNode rel_node[], const char *const rel_msg[], size_t n) {
+  gl_finding *f = add_finding(ctx, node, message);
+  for (size_t i = 0; i < n && f->nrelated < GL_FINDING_MAX_RELATED; i++) {
+    if (ts_node_is_null(rel_node[i]) || !rel_msg[i]) continue;
+    f->related[f->nrelated] = gl_match_region(ctx->src, ts_node_start_byte(rel_node[i]),
+                                              ts_node_end_byte(rel_node[i]));
+    f->related_msg[f->nrelated++] = gl_xstrdup(rel_msg[i]);
+  }
 }

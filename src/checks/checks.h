@@ -1,8 +1,8 @@
 /* checks.h: the table of built-in flow checks, the C functions a rule names with "check" when a
  * query cannot express its logic (timers, accelerator order).
  * Owns: checks[] ({name, function}, looked up by name), the gl_check_ctx a check receives, and
- *       gl_check_report, the one way a check adds a finding (same region and level rules as a
- *       query finding).
+ *       gl_check_report / gl_check_report_related, the one way a check adds a finding (same
+ *       region and level rules as a query finding; related locations for SARIF).
  * Not: selecting rules, deduplicating (match.c does it after each check), printing.
  * Threads: the table is static and read-only; a gl_check_ctx belongs to one worker and one file. */
 #ifndef GL_CHECKS_H
@@ -39,5 +39,11 @@ size_t gl_check_count(void);
 /* Appends a finding of ctx->rule at node: level = rule->level, region from the node's bytes
  * (gl_match_region), message = a copy of message, or of rule->message when message is NULL. */
 void gl_check_report(const gl_check_ctx *ctx, TSNode node, const char *message);
+
+/* As gl_check_report, and attaches up to GL_FINDING_MAX_RELATED related locations: the region
+ * of rel_node[i] with a copy of rel_msg[i] (both borrowed; a null node or NULL message is
+ * skipped; entries past the limit are dropped). */
+void gl_check_report_related(const gl_check_ctx *ctx, TSNode node, const char *message,
+                             const TSNode rel_node[], const char *const rel_msg[], size_t n);
 
 #endif

@@ -1,5 +1,6 @@
 /* frame.c: the code frame under a finding in the full text format (Ruff's shape): a gutter with
- * line numbers, the finding's source lines, and a caret line under its columns.
+ * line numbers, the finding's source lines, a caret line under its columns, and one
+ * `= note: <msg> at line:col` line per related location.
  * Owns: rendering a source line visibly (control characters escaped, invalid UTF-8 as U+FFFD,
  *       tabs expanded to stops of GL_FRAME_TAB) and placing carets in the same display columns.
  * Not: the finding's header line or the summary (text.c), what the snippet holds (the engine).
@@ -109,4 +110,10 @@ void gl_report__frame(FILE *out, const gl_finding *x, const gl_report_opts *opts
   }
   gutter(out, width, 0, opts);
   fputc('\n', out);
+  for (uint8_t i = 0; i < x->nrelated && i < GL_FINDING_MAX_RELATED; i++) {
+    char *msg = gl_report_safe_text(x->related_msg[i], strlen(x->related_msg[i]));
+    fprintf(out, "%*s = note: %s at %u:%u\n", (int)width, "", msg, (unsigned)x->related[i].start_line,
+            (unsigned)x->related[i].start_col_cp);
+    free(msg);
+  }
 }

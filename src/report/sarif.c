@@ -1,7 +1,7 @@
 /* sarif.c: the SARIF 2.1.0 writer (one run, the form GitHub code scanning accepts).
  * Owns: the SARIF document: tool.driver with its rules (enabled or referenced, ruleIndex map) and
  *       notification descriptors, originalUriBaseIds %SRCROOT%, columnKind utf16CodeUnits,
- *       results with partialFingerprints and inSource suppressions, and the invocation with
+ *       results with relatedLocations, partialFingerprints and inSource suppressions, and the invocation with
  *       executionSuccessful, workingDirectory and toolExecutionNotifications. Deterministic:
  *       no time stamps. Checked with the SARIF 2.1.0 schema and the SARIF multitool (rule
  *       kinds Sarif and Gh, GH1001-GH1007 on): clean, except that GH1006 rejects a result in
@@ -221,10 +221,8 @@ static bool add_tool(cJSON *run, const sarif_ctx *c, const char *version) {
 
 /* ---- locations, results, notifications ------------------------------------------------------ */
 
-/* locations: [{physicalLocation: {artifactLocation, region}}]; region only when line > 0. */
-static bool add_location(cJSON *o, const char *uri, bool relative, const gl_region *reg) {
-  cJSON *locs = cJSON_AddArrayToObject(o, "locations");
-  cJSON *loc = locs ? push_object(locs) : NULL;
+/* loc.physicalLocation = {artifactLocation, region}; region only when line > 0. */
+static bool add_physical(cJSON *loc, const char *uri, bool relative, const gl_region *reg) {
   cJSON *phys = loc ? cJSON_AddObjectToObject(loc, "physicalLocation") : NULL;
   cJSON *art = phys ? cJSON_AddObjectToObject(phys, "artifactLocation") : NULL;
   if (!art || !cJSON_AddStringToObject(art, "uri", uri)) return false;
@@ -239,13 +237,34 @@ static bool add_location(cJSON *o, const char *uri, bool relative, const gl_regi
   return !end_ok || add_num(r, "endColumn", reg->end_col);
 }
 
+/* locations: [{physicalLocation}]. */
+static bool add_location(cJSON *o, const char *uri, bool relative, const gl_region *reg) {
+  cJSON *locs = cJSON_AddArrayToObject(o, "locations");
+  return locs && add_physical(push_object(locs), uri, relative, reg);
+}
+
+/* relatedLocations: [{id, physicalLocation, message}], ids 1.., only when the finding has some. */
+static bool add_related(cJSON *o, const gl_finding *x, const char *uri, bool relative) {
+  if (!x->nrelated) return true;
+  cJSON *rel = cJSON_AddArrayToObject(o, "relatedLocations");
+  for (uint8_t i = 0; rel && i < x->nrelated && i < GL_FINDING_MAX_RELATED; i++) {
+    cJSON *loc = push_object(rel);
+    if (!loc || !add_num(loc, "id", (uint32_t)i + 1) ||
+        !add_physical(loc, uri, relative, &x->related[i]) ||
+        !add_message(loc, "message", x->related_msg[i]))
+      return false;
+  }
+  return rel != NULL;
+}
+
 static bool add_result(cJSON *results, const sarif_ctx *c, const gl_finding *x, const char *uri,
                        bool relative) {
   cJSON *o = push_object(results);
   if (!o || !add_text(o, "ruleId", x->rule->id) ||
       !add_num(o, "ruleIndex", (uint32_t)rule_index(c, x->rule)) ||
       !cJSON_AddStringToObject(o, "level", sarif_level(x->level)) ||
-      !add_message(o, "message", x->message) || !add_location(o, uri, relative, &x->region))
+      !add_message(o, "message", x->message) || !add_location(o, uri, relative, &x->region) ||
+      !add_related(o, x, uri, relative))
     return false;
   if (x->line_hash) {
     cJSON *fp = cJSON_AddObjectToObject(o, "partialFingerprints");

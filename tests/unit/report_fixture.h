@@ -93,6 +93,18 @@ static inline void fixture_add(fixture *fx, gl_file_result *f, fixture_finding s
   x->suppressed = spec.suppressed;
 }
 
+/* Adds a related location (one line, code-point columns equal to UTF-16 ones) to the last
+ * finding of f. */
+static inline void fixture_relate(gl_file_result *f, uint32_t line, uint32_t col, uint32_t end_col,
+                                  const char *message) {
+  gl_finding *x = &f->findings.data[f->findings.len - 1];
+  gl_region *r = &x->related[x->nrelated];
+  r->start_line = r->end_line = line;
+  r->start_col = r->start_col_cp = col;
+  r->end_col = r->end_col_cp = end_col;
+  x->related_msg[x->nrelated++] = strdup(message);
+}
+
 static inline void fixture_note(gl_file_result *f, gl_note_kind kind, gl_level level, uint32_t line,
                                 uint32_t col, const char *message) {
   gl_notification *n = gl_vec_grow(&f->notes);

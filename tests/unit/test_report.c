@@ -87,6 +87,34 @@ static void test_full(void **state) {
   fixture_free(&fx);
 }
 
+/* Related locations: one `= note:` line each under the frame, aligned with its gutter, code-point
+ * columns; the concise format does not show them. */
+static void test_full_related(void **state) {
+  (void)state;
+  fixture fx;
+  fixture_init(&fx, "/repo");
+  gl_file_result *a = fixture_file(&fx, "src/a.py");
+  fixture_add(&fx, a, (fixture_finding){1, GL_LEVEL_WARNING, 12, 6, 12, 25, 6, 25,
+                                        "timer read without synchronizing", "t1 = time.perf_counter()",
+                                        NULL, false});
+  fixture_relate(a, 3, 6, 25, "timer started here");
+  fixture_relate(a, 7, 9, 14, "last GPU work, not synchronized");
+  check_render(&fx.run, GL_FORMAT_FULL, false,
+               "src/a.py:12:6: GPU102 timer read without synchronizing\n"
+               "   |\n"
+               "12 | t1 = time.perf_counter()\n"
+               "   |      ^^^^^^^^^^^^^^^^^^^ GPU102\n"
+               "   |\n"
+               "   = note: timer started here at 3:6\n"
+               "   = note: last GPU work, not synchronized at 7:9\n"
+               "\n"
+               "Found 1 finding (0 errors, 1 warning, 0 notes) in 1 file in 0.01s.\n");
+  check_render(&fx.run, GL_FORMAT_CONCISE, false,
+               "src/a.py:12:6: GPU102 timer read without synchronizing\n"
+               "Found 1 finding (0 errors, 1 warning, 0 notes) in 1 file in 0.01s.\n");
+  fixture_free(&fx);
+}
+
 static void test_concise(void **state) {
   (void)state;
   fixture fx;
@@ -381,6 +409,7 @@ static void test_write_error(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_format_names),     cmocka_unit_test(test_full),
+      cmocka_unit_test(test_full_related),
       cmocka_unit_test(test_concise),          cmocka_unit_test(test_gcc),
       cmocka_unit_test(test_github),           cmocka_unit_test(test_github_escaping),
       cmocka_unit_test(test_json),             cmocka_unit_test(test_json_edge_cases),

@@ -218,6 +218,67 @@ static void test_sarif_results(void **state) {
   fixture_free(&fx);
 }
 
+/* relatedLocations: id, the primary location's URI shape, region, message; absent without. */
+static void test_sarif_related_locations(void **state) {
+  (void)state;
+  fixture fx;
+  build_run(&fx);
+  gl_file_result *a = &fx.run.files.data[0];
+  gl_finding_free_fields(&a->findings.data[1]); /* keep only the first finding of a.py */
+  gl_finding_free_fields(&a->findings.data[2]);
+  a->findings.len = 1;
+  fixture_relate(a, 1, 6, 25, "timer started here");
+  fixture_relate(a, 2, 5, 16, "last GPU work, not synchronized \xff");
+  gl_file_result *c = &fx.run.files.data[2];
+  fixture_add(&fx, c, (fixture_finding){1, GL_LEVEL_WARNING, 4, 2, 4, 9, 2, 9, "outside", "x", NULL, false});
+  fixture_relate(c, 2, 1, 3, "here");
+  char *text = write_sarif(&fx.run);
+  cJSON *root = parse(text);
+  check_size(root, "runs/0/results", 2);
+  const char *r0 = "runs/0/results/0/relatedLocations";
+  check_size(root, r0, 2);
+  char p[200];
+#define L(i, suffix) (snprintf(p, sizeof p, "%s/%d/%s", r0, i, suffix), p)
+  check_int(root, L(0, "id"), 1);
+  check_str(root, L(0, "physicalLocation/artifactLocation/uri"), "src/a.py");
+  check_str(root, L(0, "physicalLocation/artifactLocation/uriBaseId"), "%SRCROOT%");
+  check_int(root, L(0, "physicalLocation/region/startLine"), 1);
+  check_int(root, L(0, "physicalLocation/region/startColumn"), 6);
+  check_int(root, L(0, "physicalLocation/region/endLine"), 1);
+  check_int(root, L(0, "physicalLocation/region/endColumn"), 25);
+  check_str(root, L(0, "message/text"), "timer started here");
+  check_int(root, L(1, "id"), 2);
+  check_int(root, L(1, "physicalLocation/region/startLine"), 2);
+  check_int(root, L(1, "physicalLocation/region/startColumn"), 5);
+  check_int(root, L(1, "physicalLocation/region/endColumn"), 16);
+  check_str(root, L(1, "message/text"), "last GPU work, not synchronized \xef\xbf\xbd");
+#undef L
+  /* a file outside %SRCROOT%: an absolute URI without uriBaseId, as its primary location */
+  check_str(root, "runs/0/results/1/relatedLocations/0/physicalLocation/artifactLocation/uri",
+            "file:///elsewhere/c.py");
+  check_missing(root, "runs/0/results/1/relatedLocations/0/physicalLocation/artifactLocation/uriBaseId");
+  check_str(root, "runs/0/results/1/locations/0/physicalLocation/artifactLocation/uri",
+            "file:///elsewhere/c.py");
+  check_str(root, "runs/0/results/1/relatedLocations/0/message/text", "here");
+  cJSON_Delete(root);
+  free(text);
+  fixture_free(&fx);
+}
+
+/* A finding without related locations has no relatedLocations key at all. */
+static void test_sarif_no_related_locations(void **state) {
+  (void)state;
+  fixture fx;
+  build_run(&fx);
+  char *text = write_sarif(&fx.run);
+  cJSON *root = parse(text);
+  check_missing(root, "runs/0/results/0/relatedLocations");
+  check_missing(root, "runs/0/results/1/relatedLocations");
+  cJSON_Delete(root);
+  free(text);
+  fixture_free(&fx);
+}
+
 static void test_sarif_notifications(void **state) {
   (void)state;
   fixture fx;
@@ -410,6 +471,8 @@ int main(void) {
       cmocka_unit_test(test_sarif_top_level),
       cmocka_unit_test(test_sarif_rules),
       cmocka_unit_test(test_sarif_results),
+      cmocka_unit_test(test_sarif_related_locations),
+      cmocka_unit_test(test_sarif_no_related_locations),
       cmocka_unit_test(test_sarif_notifications),
       cmocka_unit_test(test_sarif_execution_successful),
       cmocka_unit_test(test_sarif_partial),
