@@ -1,0 +1,15 @@
+/* bench.h: the benchmarking checks of the timing pack, declared for the checks[] table.
+ * Owns: the entry points of events.c (event-elapsed-without-sync, GPU303), timeit.c
+ *       (timeit-without-sync, GPU304) and warmup.c (benchmark-without-warmup, GPU305).
+ * Not: the table (checks.c), the shared tree helpers (bench_scan.h).
+ * Threads: each check reads one file's borrowed tree, source and model; no state. */
+#ifndef GL_CHECKS_BENCH_H
+#define GL_CHECKS_BENCH_H
+
+#include "checks/checks.h"
+
+/* `start.elapsed_time(end)` / `cupy.cuda.get_elapsed_time(start, end)` after `end.record()` in
+ * the same block sequence with no synchronization between them. */
+void gl_check_event_elapsed_without_sync(const gl_check_ctx *ctx);
+
+#endif

@@ -1,0 +1,191 @@
+/* bench_scan.c: the tree helpers of the benchmarking checks (bench_scan.h).
+ * Owns: gl_bscan's pre-order walk, ancestor chains by descent, node text comparisons, callee and
+ *       argument lookups.
+ * Not: any check's logic.
+ * Threads: no state beyond the caller's values. */
+#include "checks/bench_scan.h"
+
+#include <string.h>
+
+void gl_bscan_init(gl_bscan *s, TSNode root) {
+  memset(s, 0, sizeof(*s));
+  s->c = ts_tree_cursor_new(root);
+}
+
+void gl_bscan_free(gl_bscan *s) { ts_tree_cursor_delete(&s->c); }
+
+void gl_bscan_skip(gl_bscan *s) { s->skip = true; }
+
+/* Moves to the next node in pre-order, any node; false at the end of the subtree. */
+static bool step(gl_bscan *s) {
+  if (!s->skip && ts_tree_cursor_goto_first_child(&s->c)) {
+    s->depth++;
+    return true;
+  }
+  s->skip = false;
+  for (;;) {
+    if (s->depth == 0) return false;
+    if (ts_tree_cursor_goto_next_sibling(&s->c)) return true;
+    ts_tree_cursor_goto_parent(&s->c);
+    s->depth--;
+  }
+}
+
+bool gl_bscan_next(gl_bscan *s, TSNode *out) {
+  if (s->done) return false;
+  if (!s->started) {
+    s->started = true;
+    TSNode n = ts_tree_cursor_current_node(&s->c);
+    if (ts_node_is_named(n)) {
+      *out = n;
+      return true;
+    }
+  }
+  while (step(s)) {
+    TSNode n = ts_tree_cursor_current_node(&s->c);
+    if (!ts_node_is_named(n)) {
+      s->skip = true;  /* anonymous nodes have no named children worth a visit */
+      continue;
+    }
+    *out = n;
+    return true;
+  }
+  s->done = true;
+  return false;
+}
+
+bool gl_bscan_is_scope(TSNode n) {
+  const char *t = ts_node_type(n);
+  return strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0 ||
+         strcmp(t, "class_definition") == 0;
+}
+
+bool gl_bscan_chain(const TSTree *tree, TSNode target, gl_bnodes *chain) {
+  chain->len = 0;
+  uint32_t b = ts_node_start_byte(target), e = ts_node_end_byte(target);
+  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
+  bool found = false;
+  for (;;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    if (ts_node_is_named(n)) gl_vec_push(chain, n);
+    if (ts_node_eq(n, target)) {
+      found = true;
+      break;
+    }
+    /* the child that holds [b, e) entirely */
+    if (!ts_tree_cursor_goto_first_child(&c)) break;
+    bool moved = false;
+    do {
+      TSNode k = ts_tree_cursor_current_node(&c);
+      if (ts_node_start_byte(k) <= b && ts_node_end_byte(k) >= e &&
+          (ts_node_is_named(k) || ts_node_child_count(k) > 0)) {
+        moved = true;
+        break;
+      }
+    } while (ts_tree_cursor_goto_next_sibling(&c));
+    if (!moved) break;
+  }
+  ts_tree_cursor_delete(&c);
+  return found;
+}
+
+bool gl_bscan_same_text(const gl_source *src, TSNode a, TSNode b) {
+  uint32_t a0 = ts_node_start_byte(a), a1 = ts_node_end_byte(a);
+  uint32_t b0 = ts_node_start_byte(b), b1 = ts_node_end_byte(b);
+  if (a1 - a0 != b1 - b0 || a1 > src->len || b1 > src->len) return false;
+  return memcmp(src->bytes + a0, src->bytes + b0, a1 - a0) == 0;
+}
+
+bool gl_bscan_text_is(const gl_source *src, TSNode n, const char *s) {
+  uint32_t a0 = ts_node_start_byte(n), a1 = ts_node_end_byte(n);
+  size_t len = strlen(s);
+  return a1 <= src->len && a1 - a0 == len && memcmp(src->bytes + a0, s, len) == 0;
+}
+
+bool gl_bscan_callee(const gl_model *m, TSNode call, char *buf, size_t cap) {
+  if (strcmp(ts_node_type(call), "call") != 0) return false;
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  return !ts_node_is_null(fn) && gl_model_resolve(m, fn, buf, cap);
+}
+
+TSNode gl_bscan_arg(TSNode call, uint32_t i) {
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode none = {0};
+  if (ts_node_is_null(args) || strcmp(ts_node_type(args), "argument_list") != 0) return none;
+  uint32_t n = ts_node_named_child_count(args), k = 0;
+  for (uint32_t j = 0; j < n; j++) {
+    TSNode a = ts_node_named_child(args, j);
+    const char *t = ts_node_type(a);
+    if (strcmp(t, "comment") == 0) continue;
+    if (strcmp(t, "list_splat") == 0 || strcmp(t, "dictionary_splat") == 0 ||
+        strcmp(t, "keyword_argument") == 0)
+      return none;
+    if (k++ == i) return a;
+  }
+  return none;
+}
+
+TSNode gl_bscan_kwarg(const gl_source *src, TSNode call, const char *name) {
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode none = {0};
+  if (ts_node_is_null(args)) return none;
+  uint32_t n = ts_node_named_child_count(args);
+  for (uint32_t j = 0; j < n; j++) {
+    TSNode a = ts_node_named_child(args, j);
+    if (strcmp(ts_node_type(a), "keyword_argument") != 0) continue;
+    TSNode k = ts_node_child_by_field_name(a, "name", 4);
+    if (!ts_node_is_null(k) && gl_bscan_text_is(src, k, name))
+      return ts_node_child_by_field_name(a, "value", 5);
+  }
+  return none;
+}
+
+bool gl_bscan_method(const gl_source *src, TSNode call, const char *meth, TSNode *recv) {
+  if (strcmp(ts_node_type(call), "call") != 0) return false;
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (ts_node_is_null(fn) || strcmp(ts_node_type(fn), "attribute") != 0) return false;
+  TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+  if (ts_node_is_null(attr) || !gl_bscan_text_is(src, attr, meth)) return false;
+  *recv = ts_node_child_by_field_name(fn, "object", 6);
+  return !ts_node_is_null(*recv);
+}
+
+void gl_bscan_defs(const TSTree *tree, gl_bnodes *out) {
+  out->len = 0;
+  gl_bscan s;
+  gl_bscan_init(&s, ts_tree_root_node(tree));
+  TSNode n;
+  while (gl_bscan_next(&s, &n))
+    if (strcmp(ts_node_type(n), "function_definition") == 0) gl_vec_push(out, n);
+  gl_bscan_free(&s);
+}
+
+TSNode gl_bscan_def_named(const gl_source *src, const gl_bnodes *defs, TSNode name) {
+  TSNode found = {0};
+  if (strcmp(ts_node_type(name), "identifier") != 0) return found;
+  for (size_t i = 0; i < defs->len; i++) {
+    TSNode dn = ts_node_child_by_field_name(defs->data[i], "name", 4);
+    if (ts_node_is_null(dn) || !gl_bscan_same_text(src, dn, name)) continue;
+    if (!ts_node_is_null(found)) return (TSNode){0};
+    found = defs->data[i];
+  }
+  return found;
+}
+
+bool gl_bscan_body_syncs(const gl_model *m, TSNode def) {
+  TSNode body = ts_node_child_by_field_name(def, "body", 4);
+  if (ts_node_is_null(body)) return false;
+  gl_bscan s;
+  gl_bscan_init(&s, body);
+  TSNode n;
+  bool hit = false;
+  while (!hit && gl_bscan_next(&s, &n)) {
+    if (gl_bscan_is_scope(n)) {
+      gl_bscan_skip(&s);
+      continue;
+    }
+    hit = (gl_model_roles(m, n) & (GL_ROLE_SYNC | GL_ROLE_D2H)) != 0;
+  }
+  gl_bscan_free(&s);
+  return hit;
+}

@@ -1,0 +1,195 @@
+/* events.c: the event-elapsed-without-sync check (GPU303): a CUDA event's elapsed time read
+ * while the end event may still be pending.
+ * Owns: finding `start.elapsed_time(end)` (torch.cuda.Event) and
+ *       `cupy.cuda.get_elapsed_time(start, end)`, the last `end.record()` before the read in the
+ *       same block sequence, and whether anything synchronizes between them.
+ * Not: wall-clock timers (timer.c), the reporting helper (checks.c).
+ * Threads: no state; reads the borrowed tree, source and model of one file. */
+#include "checks/bench.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/bench_scan.h"
+
+#define MAX_EVENT_TYPES 8
+#define QNAME_CAP 256
+
+typedef struct evstate {
+  const gl_check_ctx *ctx;
+  uint16_t types[MAX_EVENT_TYPES];   /* type ids of the event constructors this file calls */
+  size_t ntypes;
+  gl_bnodes defs;
+  gl_bnodes chain;
+} evstate;
+
+static bool is_kind(TSNode n, const char *kind) { return strcmp(ts_node_type(n), kind) == 0; }
+
+static bool is_event_type(const evstate *st, uint16_t t) {
+  for (size_t i = 0; t != GL_TYPE_NONE && i < st->ntypes; i++)
+    if (st->types[i] == t) return true;
+  return false;
+}
+
+/* The model gives a check type ids but no type names: learn the ids of torch.cuda.Event and
+ * cupy.cuda.Event from the constructor calls of this file. */
+static void learn_types(evstate *st) {
+  gl_bscan s;
+  gl_bscan_init(&s, ts_tree_root_node(st->ctx->tree));
+  TSNode n;
+  char q[QNAME_CAP];
+  while (gl_bscan_next(&s, &n)) {
+    if (!gl_bscan_callee(st->ctx->model, n, q, sizeof q)) continue;
+    if (strcmp(q, "torch.cuda.Event") != 0 && strcmp(q, "cupy.cuda.Event") != 0) continue;
+    uint16_t t = gl_model_type(st->ctx->model, n);
+    if (t != GL_TYPE_NONE && !is_event_type(st, t) && st->ntypes < MAX_EVENT_TYPES)
+      st->types[st->ntypes++] = t;
+  }
+  gl_bscan_free(&s);
+}
+
+/* The end event a call reads the elapsed time up to, or a null node. */
+static TSNode elapsed_end(const evstate *st, TSNode call) {
+  TSNode none = {0}, recv;
+  char q[QNAME_CAP];
+  if (gl_bscan_callee(st->ctx->model, call, q, sizeof q))
+    return strcmp(q, "cupy.cuda.get_elapsed_time") == 0 ? gl_bscan_arg(call, 1) : none;
+  if (!gl_bscan_method(st->ctx->src, call, "elapsed_time", &recv)) return none;
+  TSNode end = gl_bscan_arg(call, 0);
+  if (ts_node_is_null(end)) return none;
+  const gl_model *m = st->ctx->model;
+  if (!is_event_type(st, gl_model_type(m, recv)) && !is_event_type(st, gl_model_type(m, end)))
+    return none;
+  return end;
+}
+
+static bool names_ok(TSNode n) { return is_kind(n, "identifier") || is_kind(n, "attribute"); }
+
+/* `end.record(...)`, `stream.record(end)`, `stream.record_event(end)`. */
+static bool records(const gl_source *src, TSNode call, TSNode end) {
+  TSNode recv;
+  if (gl_bscan_method(src, call, "record", &recv) && gl_bscan_same_text(src, recv, end)) return true;
+  if (!gl_bscan_method(src, call, "record", &recv) &&
+      !gl_bscan_method(src, call, "record_event", &recv))
+    return false;
+  TSNode a = gl_bscan_arg(call, 0);
+  return !ts_node_is_null(a) && gl_bscan_same_text(src, a, end);
+}
+
+/* The last record of end in n's subtree (nested scopes skipped), or a null node. */
+static TSNode last_record_in(const evstate *st, TSNode n, TSNode end) {
+  TSNode best = {0}, k;
+  gl_bscan s;
+  gl_bscan_init(&s, n);
+  while (gl_bscan_next(&s, &k)) {
+    if (gl_bscan_is_scope(k)) {
+      gl_bscan_skip(&s);
+      continue;
+    }
+    if (is_kind(k, "call") && records(st->ctx->src, k, end)) best = k;
+  }
+  gl_bscan_free(&s);
+  return best;
+}
+
+/* The last record of end in the children of parent that come before child. */
+static TSNode last_record_before(const evstate *st, TSNode parent, TSNode child, TSNode end) {
+  TSNode best = {0};
+  uint32_t n = ts_node_named_child_count(parent);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode s = ts_node_named_child(parent, i);
+    if (ts_node_start_byte(s) >= ts_node_start_byte(child)) break;
+    TSNode r = last_record_in(st, s, end);
+    if (!ts_node_is_null(r)) best = r;
+  }
+  return best;
+}
+
+/* Walks the chain of the read from the inside out, down to the scope it runs in (index lo):
+ * the first level with a record before the read's statement gives the last record. */
+static TSNode find_record(const evstate *st, size_t lo, TSNode end) {
+  const gl_bnodes *ch = &st->chain;
+  for (size_t k = ch->len - 1; k > lo; k--) {
+    TSNode parent = ch->data[k - 1], child = ch->data[k];
+    TSNode r = {0};
+    if (is_kind(parent, "block") || is_kind(parent, "module"))
+      r = last_record_before(st, parent, child, end);
+    else if (is_kind(parent, "try_statement") &&
+             (is_kind(child, "finally_clause") || is_kind(child, "else_clause")))
+      r = last_record_in(st, ts_node_child_by_field_name(parent, "body", 4), end);
+    if (!ts_node_is_null(r)) return r;
+  }
+  return (TSNode){0};
+}
+
+/* True when node n synchronizes the host with the device, or with the event end. */
+static bool syncs(const evstate *st, TSNode n, TSNode end) {
+  const gl_model *m = st->ctx->model;
+  if (gl_model_roles(m, n) & (GL_ROLE_SYNC | GL_ROLE_D2H)) return true;
+  if (!is_kind(n, "call")) return false;
+  TSNode recv, fn = ts_node_child_by_field_name(n, "function", 8);
+  const gl_source *src = st->ctx->src;
+  if ((gl_bscan_method(src, n, "synchronize", &recv) || gl_bscan_method(src, n, "query", &recv)) &&
+      gl_bscan_same_text(src, recv, end))
+    return true;
+  TSNode def = gl_bscan_def_named(src, &st->defs, fn);
+  return !ts_node_is_null(def) && gl_bscan_body_syncs(m, def);
+}
+
+/* True when something in scope between bytes from and to synchronizes. */
+static bool synced_between(const evstate *st, TSNode scope, uint32_t from, uint32_t to, TSNode end) {
+  gl_bscan s;
+  gl_bscan_init(&s, scope);
+  TSNode n;
+  bool hit = false;
+  while (!hit && gl_bscan_next(&s, &n)) {
+    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+    if (b <= from || a >= to || (gl_bscan_is_scope(n) && !ts_node_eq(n, scope))) {
+      gl_bscan_skip(&s);
+      continue;
+    }
+    hit = a >= from && b <= to && syncs(st, n, end);
+  }
+  gl_bscan_free(&s);
+  return hit;
+}
+
+static void check_read(evstate *st, TSNode read, TSNode end) {
+  if (!names_ok(end) || !gl_bscan_chain(st->ctx->tree, read, &st->chain)) return;
+  size_t lo = 0;
+  for (size_t i = 0; i + 1 < st->chain.len; i++)
+    if (gl_bscan_is_scope(st->chain.data[i])) lo = i + 1;
+  TSNode scope = st->chain.data[lo > 0 ? lo - 1 : 0];
+  TSNode rec = find_record(st, lo, end);
+  if (ts_node_is_null(rec)) return;
+  if (synced_between(st, scope, ts_node_end_byte(rec), ts_node_start_byte(read), end)) return;
+  const gl_source *src = st->ctx->src;
+  uint32_t e0 = ts_node_start_byte(end), e1 = ts_node_end_byte(end);
+  int len = (int)(e1 - e0 > 60 ? 60 : e1 - e0);
+  char msg[512];
+  snprintf(msg, sizeof msg,
+           "the elapsed time is read before `%.*s` has completed: recording it (line %u) only "
+           "queues the event; call `%.*s.synchronize()` (or `torch.cuda.synchronize()` / "
+           "`cp.cuda.Device().synchronize()`) before reading it",
+           len, src->bytes + e0,
+           (unsigned)gl_load_position(src, ts_node_start_byte(rec)).line, len, src->bytes + e0);
+  gl_check_report(st->ctx, read, msg);
+}
+
+void gl_check_event_elapsed_without_sync(const gl_check_ctx *ctx) {
+  if (!ctx->model) return;
+  evstate st = {.ctx = ctx};
+  learn_types(&st);
+  gl_bscan_defs(ctx->tree, &st.defs);
+  gl_bscan s;
+  gl_bscan_init(&s, ts_tree_root_node(ctx->tree));
+  TSNode n;
+  while (gl_bscan_next(&s, &n)) {
+    if (!is_kind(n, "call")) continue;
+    TSNode end = elapsed_end(&st, n);
+    if (!ts_node_is_null(end)) check_read(&st, n, end);
+  }
+  gl_bscan_free(&s);
+  gl_vec_free(&st.defs);
+  gl_vec_free(&st.chain);
+}
