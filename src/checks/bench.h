@@ -12,4 +12,8 @@
  * the same block sequence with no synchronization between them. */
 void gl_check_event_elapsed_without_sync(const gl_check_ctx *ctx);
 
+/* The first call of a JIT-compiled callable between two clock reads of one function, with no
+ * call of it before the region. */
+void gl_check_benchmark_without_warmup(const gl_check_ctx *ctx);
+
 #endif
