@@ -1,17 +1,20 @@
 /* checks.c: the built-in flow checks table and the reporting helper every check uses.
  * Owns: checks[] (one row per check: its name and function; a check's code lives in its own file
  *       under src/checks/ and is declared here) and lookup by name.
- * Not: deciding which rules run (match.c). No check exists yet: the table is empty until the
- *      timing pack brings the first one, and a rule naming any check is a load error until then.
+ * Not: deciding which rules run (match.c), the checks themselves (timer.c: unsynchronized-timer,
+ *      cpu-time-timer; ...).
  * Threads: the table is static const; gl_check_report writes only ctx->out. */
 #include "checks/checks.h"
 
 #include <string.h>
 
+#include "checks/timer.h"
 #include "match.h"
 
 /* Sorted by name. The last row is a sentinel so the table may be empty. */
 static const gl_check checks[] = {
+    {"cpu-time-timer", gl_check_cpu_time_timer},
+    {"unsynchronized-timer", gl_check_unsynchronized_timer},
     {NULL, NULL},
 };
 

@@ -673,8 +673,16 @@ static void test_placeholder_text_cut_at_80_characters(void **state) {
 /* ---- checks ---------------------------------------------------------------------------------- */
 
 static void test_check_table(void **state) {
-  assert_int_equal(gl_check_count(), 0);
-  assert_null(gl_check_find("unsynchronized-timer"));
+  assert_true(gl_check_count() >= 2);
+  const gl_check *c = gl_check_find("unsynchronized-timer");
+  assert_non_null(c);
+  assert_string_equal(c->name, "unsynchronized-timer");
+  assert_non_null(c->fn);
+  c = gl_check_find("cpu-time-timer");
+  assert_non_null(c);
+  assert_string_equal(c->name, "cpu-time-timer");
+  assert_null(gl_check_find("unsynchronized-timers"));
+  assert_null(gl_check_find("Unsynchronized-timer"));
   assert_null(gl_check_find(""));
   assert_null(gl_check_find(NULL));
 }
@@ -702,6 +710,27 @@ static void test_check_report(void **state) {
   assert_int_equal(out.findings.data[0].region.start_byte, 18);
   assert_int_equal(out.findings.data[0].region.end_byte, 23);
   assert_string_equal(out.findings.data[1].message, "custom");
+  assert_int_equal(out.findings.data[0].nrelated, 0);
+  /* related locations: null nodes and NULL messages skipped, at most two kept */
+  TSNode t0 = ts_node_named_child(ts_tree_root_node(tree), 0);
+  TSNode rel[4] = {t0, (TSNode){0}, call, t0};
+  const char *msgs[4] = {"timer started here", "skipped", "last GPU work", "dropped"};
+  gl_check_report_related(&ctx, call, "related", rel, msgs, 4);
+  assert_int_equal(out.findings.len, 3);
+  const gl_finding *f = &out.findings.data[2];
+  assert_string_equal(f->message, "related");
+  assert_int_equal(f->nrelated, 2);
+  assert_string_equal(f->related_msg[0], "timer started here");
+  assert_int_equal(f->related[0].start_line, 1);
+  assert_int_equal(f->related[0].start_col, 1);
+  assert_int_equal(f->related[0].end_col, 7);
+  assert_string_equal(f->related_msg[1], "last GPU work");
+  assert_int_equal(f->related[1].start_line, 2);
+  assert_int_equal(f->related[1].start_col, 11);
+  assert_int_equal(f->related[1].end_col, 16);
+  gl_check_report_related(&ctx, call, NULL, rel, msgs, 0);
+  assert_int_equal(out.findings.data[3].nrelated, 0);
+  assert_string_equal(out.findings.data[3].message, "timer not synchronized");
   gl_file_result_free(&out);
   ts_tree_delete(tree);
   gl_parse_free(p);

@@ -1,0 +1,407 @@
+/* timer_scan.c: the shared index of the timing checks (timer_scan.h).
+ * Owns: the one cursor walk that lists events, functions, conditional blocks, timer assignments,
+ *       subtractions, classes and with statements; which clock a read is (by qualified name);
+ *       the region question (gl_tscan_region) and which library a GPU-work event belongs to.
+ * Not: reporting (timer.c). No recursion over the tree and no ts_node_parent: a TSTreeCursor
+ *      with a stack of frames, one per node on the current path.
+ * Threads: a gl_tscan belongs to one worker. */
+#include "checks/timer_scan.h"
+
+#include <string.h>
+
+#include "libmodel.h"
+
+enum { GL_TEV_LOCAL = 1u << 4 }; /* a call of a plain name: may be a function of this file */
+#define QNAME_CAP 256
+
+static const char *const wall_clocks[] = {
+    "time.perf_counter", "time.perf_counter_ns", "time.time", "time.time_ns",
+    "time.monotonic", "time.monotonic_ns", "timeit.default_timer", "datetime.datetime.now",
+    "datetime.datetime.utcnow", "datetime.datetime.today",
+};
+static const char *const cpu_clocks[] = {
+    "time.process_time", "time.process_time_ns", "time.thread_time", "time.thread_time_ns",
+};
+static const struct {
+  const char *module;
+  gl_tlib lib;
+} lib_modules[] = {
+    {"cupy", GL_TLIB_CUPY}, {"cupyx", GL_TLIB_CUPY}, {"torch", GL_TLIB_TORCH},
+    {"jax", GL_TLIB_JAX},   {"warp", GL_TLIB_WARP},  {"numba", GL_TLIB_NUMBA},
+};
+
+typedef struct frame {
+  TSNode node;
+  int32_t fn, cond;
+  int32_t cls_body;  /* this node is (or directly wraps) the body of class cls_body, else -1 */
+} frame;
+
+typedef gl_vec(frame) frame_stack;
+
+static bool is(TSNode n, const char *type) {
+  return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
+static bool in_list(const char *q, const char *const *list, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(q, list[i]) == 0) return true;
+  return false;
+}
+
+/* The library a qualified name belongs to, by its first segment. */
+static gl_tlib lib_of_qname(const char *q, size_t len) {
+  size_t seg = 0;
+  while (seg < len && q[seg] != '.') seg++;
+  for (size_t i = 0; i < sizeof lib_modules / sizeof lib_modules[0]; i++)
+    if (strlen(lib_modules[i].module) == seg && memcmp(q, lib_modules[i].module, seg) == 0)
+      return lib_modules[i].lib;
+  return GL_TLIB_NONE;
+}
+
+/* The name an expression is built on: `a` of a.b(c)[d].e, or a null node. */
+static TSNode base_name(TSNode n) {
+  for (int guard = 0; guard < 64 && !ts_node_is_null(n); guard++) {
+    if (is(n, "identifier")) return n;
+    const char *t = ts_node_type(n);
+    if (strcmp(t, "attribute") == 0) n = ts_node_child_by_field_name(n, "object", 6);
+    else if (strcmp(t, "call") == 0) n = ts_node_child_by_field_name(n, "function", 8);
+    else if (strcmp(t, "subscript") == 0) n = ts_node_child_by_field_name(n, "value", 5);
+    else if (strcmp(t, "binary_operator") == 0) n = ts_node_child_by_field_name(n, "left", 4);
+    else if (strcmp(t, "unary_operator") == 0) n = ts_node_child_by_field_name(n, "argument", 8);
+    else if (strcmp(t, "parenthesized_expression") == 0) n = ts_node_named_child(n, 0);
+    else if (strcmp(t, "augmented_assignment") == 0) n = ts_node_child_by_field_name(n, "left", 4);
+    else if (strcmp(t, "comparison_operator") == 0) n = ts_node_named_child(n, 0);
+    else break;
+  }
+  return (TSNode){0};
+}
+
+/* The library of an expression's callee or base name when it resolves to a module. */
+static gl_tlib lib_of_expr(const gl_tscan *s, TSNode n) {
+  char q[QNAME_CAP];
+  TSNode fn = is(n, "call") ? ts_node_child_by_field_name(n, "function", 8) : n;
+  if (!ts_node_is_null(fn) && gl_model_resolve(s->model, fn, q, sizeof q))
+    return lib_of_qname(q, strlen(q));
+  TSNode b = base_name(n);
+  if (!ts_node_is_null(b) && gl_model_resolve(s->model, b, q, sizeof q))
+    return lib_of_qname(q, strlen(q));
+  return GL_TLIB_NONE;
+}
+
+/* ---- visiting one node --------------------------------------------------------------------- */
+
+static uint8_t clock_kind(const gl_tscan *s, TSNode call) {
+  char q[QNAME_CAP];
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (ts_node_is_null(fn) || !gl_model_resolve(s->model, fn, q, sizeof q)) return 0;
+  if (in_list(q, wall_clocks, sizeof wall_clocks / sizeof *wall_clocks)) return GL_TEV_WALL;
+  if (in_list(q, cpu_clocks, sizeof cpu_clocks / sizeof *cpu_clocks)) return GL_TEV_CPU;
+  return 0;
+}
+
+static uint8_t classify(const gl_tscan *s, TSNode n) {
+  const char *t = ts_node_type(n);
+  uint32_t roles = gl_model_roles(s->model, n);
+  const uint32_t work = GL_ROLE_GPU_WORK | GL_ROLE_DEVICE_RETURNING | GL_ROLE_ALLOC | GL_ROLE_H2D;
+  if (roles & (GL_ROLE_SYNC | GL_ROLE_D2H)) return GL_TEV_SYNC;
+  if (strcmp(t, "call") == 0) {
+    if (roles & GL_ROLE_TIMER) return clock_kind(s, n);
+    if (roles & work) return GL_TEV_WORK;
+    return is(ts_node_child_by_field_name(n, "function", 8), "identifier") ? GL_TEV_LOCAL : 0;
+  }
+  bool op = strcmp(t, "binary_operator") == 0 || strcmp(t, "unary_operator") == 0 ||
+            strcmp(t, "comparison_operator") == 0 || strcmp(t, "subscript") == 0 ||
+            strcmp(t, "augmented_assignment") == 0;
+  if (!op) return 0;
+  if ((roles & work) || gl_model_prov(s->model, n) == GL_PROV_DEVICE) return GL_TEV_WORK;
+  return 0;
+}
+
+static void visit_assignment(gl_tscan *s, TSNode n) {
+  TSNode left = ts_node_child_by_field_name(n, "left", 4);
+  TSNode right = ts_node_child_by_field_name(n, "right", 5);
+  if (!is(right, "call") || !(is(left, "identifier") || is(left, "attribute"))) return;
+  /* the right side's event is found after the walk (gl_tscan_build links it by position) */
+  gl_tassign a = {ts_node_start_byte(left), ts_node_end_byte(left), ts_node_start_byte(right), -1, 0};
+  gl_vec_push(&s->assigns, a);
+  gl_tlib lib = lib_of_expr(s, right);
+  if (lib != GL_TLIB_NONE && is(left, "identifier"))
+    gl_vec_push(&s->libnames, ((gl_tlibname){ts_node_start_byte(left), ts_node_end_byte(left),
+                                             ts_node_end_byte(n), lib}));
+}
+
+static void visit_import(gl_tscan *s, TSNode n) {
+  uint32_t count = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    if (is(c, "aliased_import")) c = ts_node_child_by_field_name(c, "name", 4);
+    if (!is(c, "dotted_name")) continue;
+    uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(c);
+    s->libs |= 1u << lib_of_qname(s->src->bytes + a, b - a);
+  }
+}
+
+static void visit_with(gl_tscan *s, TSNode n, const frame *f) {
+  TSNode clause = ts_node_named_child(n, 0);
+  TSNode item = is(clause, "with_clause") ? ts_node_named_child(clause, 0) : (TSNode){0};
+  TSNode value = is(item, "with_item") ? ts_node_child_by_field_name(item, "value", 5) : item;
+  if (is(value, "as_pattern")) value = ts_node_named_child(value, 0); /* `Timer() as t` */
+  TSNode body = ts_node_child_by_field_name(n, "body", 4);
+  if (!is(value, "call") || ts_node_is_null(body)) return;
+  gl_vec_push(&s->withs, ((gl_twith){value, body, f->fn, f->cond}));
+}
+
+/* `@cuda.jit def k(...)`: k is bound to the decorator's library (the topmost decorator). */
+static void visit_decorated(gl_tscan *s, TSNode n) {
+  TSNode dec = ts_node_named_child(n, 0);
+  TSNode def = ts_node_child_by_field_name(n, "definition", 10);
+  TSNode name = ts_node_is_null(def) ? def : ts_node_child_by_field_name(def, "name", 4);
+  if (!is(dec, "decorator") || ts_node_is_null(name)) return;
+  gl_tlib lib = lib_of_expr(s, ts_node_named_child(dec, 0));
+  if (lib == GL_TLIB_NONE) return;
+  gl_vec_push(&s->libnames, ((gl_tlibname){ts_node_start_byte(name), ts_node_end_byte(name),
+                                           ts_node_start_byte(n), lib}));
+}
+
+static void visit(gl_tscan *s, TSNode n, const frame *f) {
+  uint8_t kind = classify(s, n);
+  if (kind) {
+    gl_tevent e = {n, ts_node_start_byte(n), ts_node_end_byte(n), kind, f->fn, f->cond};
+    gl_vec_push(&s->events, e);
+  }
+  const char *t = ts_node_type(n);
+  if (strcmp(t, "assignment") == 0) visit_assignment(s, n);
+  else if (strcmp(t, "binary_operator") == 0) {
+    TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+    if (is(op, "-")) gl_vec_push(&s->subs, n);
+  } else if (strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0)
+    visit_import(s, n);
+  else if (strcmp(t, "with_statement") == 0) visit_with(s, n, f);
+  else if (strcmp(t, "decorated_definition") == 0) visit_decorated(s, n);
+}
+
+/* ---- the walk ------------------------------------------------------------------------------ */
+
+static bool opens_cond(TSNode n, const char *field, const frame *parent) {
+  const char *t = ts_node_type(n);
+  if (strcmp(t, "block") == 0)
+    return field && strcmp(field, "consequence") == 0 && is(parent->node, "if_statement");
+  return strcmp(t, "elif_clause") == 0 || strcmp(t, "else_clause") == 0 ||
+         strcmp(t, "except_clause") == 0 || strcmp(t, "except_group_clause") == 0 ||
+         strcmp(t, "case_clause") == 0;
+}
+
+static void add_fn(gl_tscan *s, TSNode n, frame *f, const frame *parent) {
+  gl_tfn fn = {n, parent->fn, parent->cls_body, 0, 0};
+  TSNode name = ts_node_child_by_field_name(n, "name", 4);
+  if (!ts_node_is_null(name)) {
+    fn.name_start = ts_node_start_byte(name);
+    fn.name_end = ts_node_end_byte(name);
+  }
+  gl_vec_push(&s->fns, fn);
+  f->fn = (int32_t)s->fns.len - 1;
+}
+
+static void add_class(gl_tscan *s, TSNode n) {
+  TSNode name = ts_node_child_by_field_name(n, "name", 4);
+  gl_tclass c = {0, 0, -1, -1, -1};
+  if (!ts_node_is_null(name)) {
+    c.name_start = ts_node_start_byte(name);
+    c.name_end = ts_node_end_byte(name);
+  }
+  gl_vec_push(&s->classes, c);
+}
+
+/* The frame of n, a child of the stack's top, pushed; n visited when named. */
+static void enter(gl_tscan *s, frame_stack *st, TSNode n, const char *field) {
+  const frame parent = *gl_vec_last(st);
+  frame f = {n, parent.fn, parent.cond, -1};
+  const char *t = ts_node_type(n);
+  if (opens_cond(n, field, &parent)) {
+    gl_vec_push(&s->conds, ((gl_tspan){ts_node_start_byte(n), ts_node_end_byte(n), parent.cond}));
+    f.cond = (int32_t)s->conds.len - 1;
+  }
+  if (strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0) add_fn(s, n, &f, &parent);
+  else if (strcmp(t, "decorated_definition") == 0) f.cls_body = parent.cls_body;
+  else if (strcmp(t, "class_definition") == 0) add_class(s, n);
+  else if (strcmp(t, "block") == 0 && is(parent.node, "class_definition"))
+    f.cls_body = (int32_t)s->classes.len - 1;
+  gl_vec_push(st, f);
+  if (ts_node_is_named(n)) visit(s, n, &f);
+}
+
+static void walk(gl_tscan *s, const TSTree *tree) {
+  TSNode root = ts_tree_root_node(tree);
+  TSTreeCursor cur = ts_tree_cursor_new(root);
+  frame_stack st = {0};
+  gl_vec_push(&st, ((frame){root, 0, -1, -1}));
+  for (;;) {
+    if (ts_tree_cursor_goto_first_child(&cur)) {
+      enter(s, &st, ts_tree_cursor_current_node(&cur), ts_tree_cursor_current_field_name(&cur));
+      continue;
+    }
+    for (;;) {
+      st.len--;
+      if (ts_tree_cursor_goto_next_sibling(&cur)) break;
+      if (!ts_tree_cursor_goto_parent(&cur)) goto done;
+    }
+    enter(s, &st, ts_tree_cursor_current_node(&cur), ts_tree_cursor_current_field_name(&cur));
+  }
+done:
+  ts_tree_cursor_delete(&cur);
+  gl_vec_free(&st);
+}
+
+/* ---- after the walk: links ----------------------------------------------------------------- */
+
+/* The clock-read event starting at byte b, or -1 (events are in start order). */
+static int32_t clock_event_at(const gl_tscan *s, uint32_t b) {
+  size_t lo = 0, hi = s->events.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (s->events.data[mid].start < b) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i < s->events.len && s->events.data[i].start == b; i++)
+    if (s->events.data[i].kind & (GL_TEV_WALL | GL_TEV_CPU)) return (int32_t)i;
+  return -1;
+}
+
+static void link_assigns(gl_tscan *s) {
+  size_t keep = 0;
+  for (size_t i = 0; i < s->assigns.len; i++) {
+    gl_tassign a = s->assigns.data[i];
+    a.ev = clock_event_at(s, a.rhs_start);
+    if (a.ev < 0) continue;
+    a.fn = s->events.data[a.ev].fn;
+    s->assigns.data[keep++] = a;
+  }
+  s->assigns.len = keep;
+}
+
+static bool fn_named(const gl_tscan *s, int32_t fn, const char *name) {
+  const gl_tfn *f = &s->fns.data[fn];
+  size_t n = strlen(name);
+  return f->name_end - f->name_start == n && memcmp(s->src->bytes + f->name_start, name, n) == 0;
+}
+
+/* Timer classes: a wall read directly in __enter__ and in __exit__. */
+static void link_classes(gl_tscan *s) {
+  for (size_t i = 0; i < s->events.len; i++) {
+    const gl_tevent *e = &s->events.data[i];
+    int32_t cls = s->fns.data[e->fn].cls;
+    if (!(e->kind & GL_TEV_WALL) || cls < 0) continue;
+    gl_tclass *c = &s->classes.data[cls];
+    if (fn_named(s, e->fn, "__enter__") && c->enter_ev < 0) c->enter_ev = (int32_t)i;
+    if (fn_named(s, e->fn, "__exit__")) {
+      c->exit_ev = (int32_t)i;
+      c->exit_fn = e->fn;
+    }
+  }
+}
+
+/* A call of a name that some def of this file has, whose body synchronizes directly, is a
+ * synchronization (an implicit sync hidden in a helper). */
+static void link_local_syncs(gl_tscan *s) {
+  bool *syncs = gl_xcalloc(s->fns.len, sizeof(bool));
+  for (size_t i = 0; i < s->events.len; i++)
+    if (s->events.data[i].kind & GL_TEV_SYNC) syncs[s->events.data[i].fn] = true;
+  for (size_t i = 0; i < s->events.len; i++) {
+    gl_tevent *e = &s->events.data[i];
+    if (e->kind != GL_TEV_LOCAL) continue;
+    TSNode callee = ts_node_child_by_field_name(e->node, "function", 8);
+    uint32_t a = ts_node_start_byte(callee), b = ts_node_end_byte(callee);
+    for (size_t f = 1; f < s->fns.len; f++)
+      if (syncs[f] && gl_tscan_same_text(s, a, b, s->fns.data[f].name_start, s->fns.data[f].name_end))
+        e->kind = GL_TEV_SYNC;
+  }
+  free(syncs);
+}
+
+void gl_tscan_build(gl_tscan *s, const gl_source *src, const TSTree *tree, const gl_model *model) {
+  memset(s, 0, sizeof *s);
+  s->src = src;
+  s->model = model;
+  gl_vec_push(&s->fns, ((gl_tfn){.parent = -1, .cls = -1}));
+  if (!model || !tree) return;
+  walk(s, tree);
+  link_assigns(s);
+  link_classes(s);
+  link_local_syncs(s);
+}
+
+void gl_tscan_free(gl_tscan *s) {
+  gl_vec_free(&s->events);
+  gl_vec_free(&s->fns);
+  gl_vec_free(&s->conds);
+  gl_vec_free(&s->assigns);
+  gl_vec_free(&s->subs);
+  gl_vec_free(&s->libnames);
+  gl_vec_free(&s->classes);
+  gl_vec_free(&s->withs);
+}
+
+/* ---- queries ------------------------------------------------------------------------------- */
+
+bool gl_tscan_same_text(const gl_tscan *s, uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1) {
+  return a1 - a0 == b1 - b0 && a1 > a0 && memcmp(s->src->bytes + a0, s->src->bytes + b0, a1 - a0) == 0;
+}
+
+int32_t gl_tscan_fn_at(const gl_tscan *s, uint32_t b) {
+  int32_t best = 0;
+  for (size_t i = 1; i < s->fns.len; i++) {
+    TSNode n = s->fns.data[i].node;
+    if (ts_node_start_byte(n) <= b && b < ts_node_end_byte(n)) best = (int32_t)i;
+  }
+  return best;
+}
+
+/* True when fn `outer` is `inner` or encloses it. */
+static bool fn_encloses(const gl_tscan *s, int32_t outer, int32_t inner) {
+  for (int32_t f = inner; f >= 0; f = s->fns.data[f].parent)
+    if (f == outer) return true;
+  return false;
+}
+
+/* True when every conditional block holding the event also holds byte at. */
+static bool surely_runs(const gl_tscan *s, const gl_tevent *e, uint32_t at) {
+  for (int32_t c = e->cond; c >= 0; c = s->conds.data[c].parent)
+    if (at < s->conds.data[c].start || at >= s->conds.data[c].end) return false;
+  return true;
+}
+
+int32_t gl_tscan_region(const gl_tscan *s, uint32_t from, uint32_t to, int32_t fn, uint32_t at,
+                        bool ignore_sync) {
+  int32_t work = -1;
+  uint32_t work_pos = 0, sync_pos = 0;
+  for (size_t i = 0; i < s->events.len; i++) {
+    const gl_tevent *e = &s->events.data[i];
+    if (e->pos <= from || e->pos > to || !fn_encloses(s, e->fn, fn)) continue;
+    if (e->kind & GL_TEV_SYNC) {
+      if (e->pos > sync_pos) sync_pos = e->pos;
+    } else if ((e->kind & GL_TEV_WORK) && surely_runs(s, e, at) && e->pos >= work_pos) {
+      work = (int32_t)i;
+      work_pos = e->pos;
+    }
+  }
+  if (work < 0) return -1;
+  return ignore_sync || sync_pos < work_pos ? work : -1;
+}
+
+gl_tlib gl_tscan_event_lib(const gl_tscan *s, int32_t ev) {
+  const gl_tevent *e = &s->events.data[ev];
+  gl_tlib lib = lib_of_expr(s, e->node);
+  if (lib != GL_TLIB_NONE) return lib;
+  TSNode b = base_name(e->node);
+  if (!ts_node_is_null(b)) {
+    uint32_t a0 = ts_node_start_byte(b), a1 = ts_node_end_byte(b);
+    for (size_t i = s->libnames.len; i-- > 0;) {
+      const gl_tlibname *l = &s->libnames.data[i];
+      if (l->pos <= e->start && gl_tscan_same_text(s, a0, a1, l->name_start, l->name_end)) return l->lib;
+    }
+  }
+  uint32_t libs = s->libs & ~1u;
+  for (int l = GL_TLIB_CUPY; l <= GL_TLIB_NUMBA; l++)
+    if (libs == 1u << l) return (gl_tlib)l;
+  return GL_TLIB_NONE;
+}
