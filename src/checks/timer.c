@@ -91,13 +91,13 @@ static interval pair_of(const gl_tscan *s, TSNode sub, uint8_t kind) {
   TSNode right = strip_parens(ts_node_child_by_field_name(sub, "right", 5));
   if (!is_name(right) || ts_node_is_null(left)) return none;
   uint32_t at = ts_node_start_byte(sub);
-  int32_t fn = gl_tscan_fn_at(s, at);
   int32_t close = -1;
   if (strcmp(ts_node_type(left), "call") == 0) {
-    for (size_t i = 0; i < s->events.len && close < 0; i++)
-      if (ts_node_eq(s->events.data[i].node, left) && (s->events.data[i].kind & kind)) close = (int32_t)i;
+    close = gl_tscan_clock_at(s, ts_node_start_byte(left));
+    if (close >= 0 && !(s->events.data[close].kind & kind)) close = -1;
   } else if (is_name(left)) {
-    close = last_assign(s, ts_node_start_byte(left), ts_node_end_byte(left), kind, at, fn);
+    close = last_assign(s, ts_node_start_byte(left), ts_node_end_byte(left), kind, at,
+                        gl_tscan_fn_at(s, at));
   }
   if (close < 0) return none;
   const gl_tevent *c = &s->events.data[close];
@@ -109,6 +109,7 @@ static interval pair_of(const gl_tscan *s, TSNode sub, uint8_t kind) {
 /* ---- GPU301 / GPU302 over subtractions --------------------------------------------------------- */
 
 static void check_pairs(const gl_check_ctx *ctx, const gl_tscan *s, uint8_t kind) {
+  if (!s->assigns.len) return; /* no `t0 = clock()`: no interval */
   for (size_t i = 0; i < s->subs.len; i++) {
     interval iv = pair_of(s, s->subs.data[i], kind);
     if (iv.open < 0) continue;

@@ -254,8 +254,7 @@ done:
 
 /* ---- after the walk: links ----------------------------------------------------------------- */
 
-/* The clock-read event starting at byte b, or -1 (events are in start order). */
-static int32_t clock_event_at(const gl_tscan *s, uint32_t b) {
+int32_t gl_tscan_clock_at(const gl_tscan *s, uint32_t b) {
   size_t lo = 0, hi = s->events.len;
   while (lo < hi) {
     size_t mid = (lo + hi) / 2;
@@ -271,7 +270,7 @@ static void link_assigns(gl_tscan *s) {
   size_t keep = 0;
   for (size_t i = 0; i < s->assigns.len; i++) {
     gl_tassign a = s->assigns.data[i];
-    a.ev = clock_event_at(s, a.rhs_start);
+    a.ev = gl_tscan_clock_at(s, a.rhs_start);
     if (a.ev < 0) continue;
     a.fn = s->events.data[a.ev].fn;
     s->assigns.data[keep++] = a;

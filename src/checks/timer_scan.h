@@ -114,6 +114,9 @@ int32_t gl_tscan_region(const gl_tscan *s, uint32_t from, uint32_t to, int32_t f
  * from, or the file's only GPU library; GL_TLIB_NONE when unsure. */
 gl_tlib gl_tscan_event_lib(const gl_tscan *s, int32_t ev);
 
+/* The clock-read event starting at byte b, or -1. O(log events). */
+int32_t gl_tscan_clock_at(const gl_tscan *s, uint32_t b);
+
 /* The innermost function holding byte b (0 = module). */
 int32_t gl_tscan_fn_at(const gl_tscan *s, uint32_t b);
 
