@@ -56,16 +56,20 @@ static void report(const gl_check_ctx *ctx, const gl_tscan *s, TSNode at, int32_
 
 /* ---- pairing reads --------------------------------------------------------------------------- */
 
-/* The last assignment of the name in [a, b) from a clock read of `kind`, whose value exists
- * before byte `before`, made in function fn or one enclosing it; -1 when none. */
+/* The clock read that the name in [a, b) holds at byte `before`, seen from function fn: the
+ * last binding of the name before it, in fn or a function enclosing fn, when that binding is
+ * an assignment from a clock read of `kind`; -1 otherwise (a later binding to anything else, a
+ * parameter, or none). */
 static int32_t last_assign(const gl_tscan *s, uint32_t a, uint32_t b, uint8_t kind, uint32_t before,
                            int32_t fn) {
   for (size_t i = s->assigns.len; i-- > 0;) {
     const gl_tassign *x = &s->assigns.data[i];
-    const gl_tevent *e = &s->events.data[x->ev];
-    if (e->pos >= before || !gl_tscan_same_text(s, a, b, x->name_start, x->name_end)) continue;
-    for (int32_t f = fn; f >= 0; f = s->fns.data[f].parent)
-      if (f == x->fn) return (e->kind & kind) ? x->ev : -1;
+    if (x->pos > before || !gl_tscan_same_text(s, a, b, x->name_start, x->name_end)) continue;
+    for (int32_t f = fn; f >= 0; f = s->fns.data[f].parent) {
+      if (f != x->fn) continue;
+      if (x->ev < 0 || s->events.data[x->ev].pos > before) return -1;
+      return (s->events.data[x->ev].kind & kind) ? x->ev : -1;
+    }
   }
   return -1;
 }
@@ -109,7 +113,9 @@ static interval pair_of(const gl_tscan *s, TSNode sub, uint8_t kind) {
 /* ---- GPU301 / GPU302 over subtractions --------------------------------------------------------- */
 
 static void check_pairs(const gl_check_ctx *ctx, const gl_tscan *s, uint8_t kind) {
-  if (!s->assigns.len) return; /* no `t0 = clock()`: no interval */
+  bool any = false;
+  for (size_t i = 0; i < s->assigns.len && !any; i++) any = s->assigns.data[i].ev >= 0;
+  if (!any) return; /* no `t0 = clock()`: no interval */
   for (size_t i = 0; i < s->subs.len; i++) {
     interval iv = pair_of(s, s->subs.data[i], kind);
     if (iv.open < 0) continue;

@@ -117,13 +117,18 @@ static uint8_t classify(const gl_tscan *s, TSNode n) {
   return 0;
 }
 
-static void visit_assignment(gl_tscan *s, TSNode n) {
+static void add_binding(gl_tscan *s, TSNode name, uint32_t rhs, uint32_t pos, int32_t fn) {
+  gl_tassign a = {ts_node_start_byte(name), ts_node_end_byte(name), rhs, pos, -1, fn};
+  gl_vec_push(&s->assigns, a);
+}
+
+static void visit_assignment(gl_tscan *s, TSNode n, const frame *f) {
   TSNode left = ts_node_child_by_field_name(n, "left", 4);
   TSNode right = ts_node_child_by_field_name(n, "right", 5);
-  if (!is(right, "call") || !(is(left, "identifier") || is(left, "attribute"))) return;
-  /* the right side's event is found after the walk (gl_tscan_build links it by position) */
-  gl_tassign a = {ts_node_start_byte(left), ts_node_end_byte(left), ts_node_start_byte(right), -1, 0};
-  gl_vec_push(&s->assigns, a);
+  if (!(is(left, "identifier") || is(left, "attribute"))) return;
+  /* a clock read on the right is linked after the walk (gl_tscan_build, by position) */
+  add_binding(s, left, is(right, "call") ? ts_node_start_byte(right) : 0, ts_node_end_byte(n), f->fn);
+  if (!is(right, "call")) return;
   gl_tlib lib = lib_of_expr(s, right);
   if (lib != GL_TLIB_NONE && is(left, "identifier"))
     gl_vec_push(&s->libnames, ((gl_tlibname){ts_node_start_byte(left), ts_node_end_byte(left),
@@ -170,7 +175,7 @@ static void visit(gl_tscan *s, TSNode n, const frame *f) {
     gl_vec_push(&s->events, e);
   }
   const char *t = ts_node_type(n);
-  if (strcmp(t, "assignment") == 0) visit_assignment(s, n);
+  if (strcmp(t, "assignment") == 0) visit_assignment(s, n, f);
   else if (strcmp(t, "binary_operator") == 0) {
     TSNode op = ts_node_child_by_field_name(n, "operator", 8);
     if (is(op, "-")) gl_vec_push(&s->subs, n);
@@ -191,6 +196,18 @@ static bool opens_cond(TSNode n, const char *field, const frame *parent) {
          strcmp(t, "case_clause") == 0;
 }
 
+/* Parameters bind their names at the def (they shadow names of enclosing scopes). */
+static void add_params(gl_tscan *s, TSNode def, int32_t fn) {
+  TSNode params = ts_node_child_by_field_name(def, "parameters", 10);
+  uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode p = ts_node_named_child(params, i);
+    TSNode name = is(p, "identifier") ? p : ts_node_child_by_field_name(p, "name", 4);
+    if (ts_node_is_null(name)) name = ts_node_named_child(p, 0); /* typed, *args, **kw */
+    if (is(name, "identifier")) add_binding(s, name, 0, ts_node_start_byte(def), fn);
+  }
+}
+
 static void add_fn(gl_tscan *s, TSNode n, frame *f, const frame *parent) {
   gl_tfn fn = {n, parent->fn, parent->cls_body, 0, 0};
   TSNode name = ts_node_child_by_field_name(n, "name", 4);
@@ -200,6 +217,7 @@ static void add_fn(gl_tscan *s, TSNode n, frame *f, const frame *parent) {
   }
   gl_vec_push(&s->fns, fn);
   f->fn = (int32_t)s->fns.len - 1;
+  add_params(s, n, f->fn);
 }
 
 static void add_class(gl_tscan *s, TSNode n) {
@@ -267,15 +285,10 @@ int32_t gl_tscan_clock_at(const gl_tscan *s, uint32_t b) {
 }
 
 static void link_assigns(gl_tscan *s) {
-  size_t keep = 0;
   for (size_t i = 0; i < s->assigns.len; i++) {
-    gl_tassign a = s->assigns.data[i];
-    a.ev = gl_tscan_clock_at(s, a.rhs_start);
-    if (a.ev < 0) continue;
-    a.fn = s->events.data[a.ev].fn;
-    s->assigns.data[keep++] = a;
+    gl_tassign *a = &s->assigns.data[i];
+    if (a->rhs_start) a->ev = gl_tscan_clock_at(s, a->rhs_start);
   }
-  s->assigns.len = keep;
 }
 
 static bool fn_named(const gl_tscan *s, int32_t fn, const char *name) {

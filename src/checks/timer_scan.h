@@ -57,10 +57,13 @@ typedef struct gl_tspan {
   int32_t parent;               /* enclosing span of the same kind, -1 */
 } gl_tspan;
 
+/* A binding of a name or attribute chain: `x = ...`, `self.t = ...`, or a parameter. */
 typedef struct gl_tassign {
-  uint32_t name_start, name_end;/* left side's bytes (a name or attribute chain) */
-  uint32_t rhs_start;           /* the right side's first byte */
-  int32_t ev;                   /* the clock read on the right side (index into events) */
+  uint32_t name_start, name_end;/* the bound name's bytes */
+  uint32_t rhs_start;           /* the right side's first byte (0 for a parameter) */
+  uint32_t pos;                 /* where the binding takes effect (end of the statement) */
+  int32_t ev;                   /* the clock read on the right side (index into events), or -1:
+                                   a binding to anything else, which shadows earlier ones */
   int32_t fn;
 } gl_tassign;
 
@@ -87,7 +90,7 @@ typedef struct gl_tscan {
   gl_vec(gl_tevent) events;     /* in pre-order (start-byte order) */
   gl_vec(gl_tfn) fns;
   gl_vec(gl_tspan) conds;       /* if / elif / else / except / case bodies */
-  gl_vec(gl_tassign) assigns;   /* `name = <clock read>` */
+  gl_vec(gl_tassign) assigns;   /* bindings in source order; ev >= 0 for `name = <clock read>` */
   gl_vec(TSNode) subs;          /* binary `-` operators */
   gl_vec(gl_tlibname) libnames;
   gl_vec(gl_tclass) classes;
