@@ -8,12 +8,16 @@
 
 #include <string.h>
 
+#include "checks/bench.h"
 #include "checks/timer.h"
 #include "match.h"
 
 /* Sorted by name. The last row is a sentinel so the table may be empty. */
 static const gl_check checks[] = {
+    {"benchmark-without-warmup", gl_check_benchmark_without_warmup},
     {"cpu-time-timer", gl_check_cpu_time_timer},
+    {"event-elapsed-without-sync", gl_check_event_elapsed_without_sync},
+    {"timeit-without-sync", gl_check_timeit_without_sync},
     {"unsynchronized-timer", gl_check_unsynchronized_timer},
     {NULL, NULL},
 };
