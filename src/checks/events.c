@@ -173,7 +173,8 @@ static void check_read(evstate *st, TSNode read, TSNode end) {
            "`cp.cuda.Device().synchronize()`) before reading it",
            len, src->bytes + e0,
            (unsigned)gl_load_position(src, ts_node_start_byte(rec)).line, len, src->bytes + e0);
-  gl_check_report(st->ctx, read, msg);
+  const char *rel_msg[1] = {"the end event is recorded here"};
+  gl_check_report_related(st->ctx, read, msg, &rec, rel_msg, 1);
 }
 
 void gl_check_event_elapsed_without_sync(const gl_check_ctx *ctx) {

@@ -192,7 +192,8 @@ static void check_stmt(const tstate *st, TSNode at, TSNode stmt) {
            "the launch, not the work; %s",
            len, src->bytes + a, (unsigned)gl_load_position(src, a).line,
            fix_for(f.lib ? f.lib : st->file_lib));
-  gl_check_report(st->ctx, at, msg);
+  const char *rel_msg[1] = {"the last GPU work of the timed code, not synchronized"};
+  gl_check_report_related(st->ctx, at, msg, &f.work, rel_msg, 1);
 }
 
 static TSNode stmt_arg(const tstate *st, TSNode call) {

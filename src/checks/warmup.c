@@ -229,7 +229,7 @@ static bool cold(const wstate *st, const site *c) {
   return true;
 }
 
-static void report(const wstate *st, const site *c) {
+static void report(const wstate *st, const site *c, const site *t1, const site *t2) {
   const jtype *jt = jit_type(st, c->type);
   const gl_source *src = st->ctx->src;
   uint32_t a = ts_node_start_byte(c->name), b = ts_node_end_byte(c->name);
@@ -238,7 +238,9 @@ static void report(const wstate *st, const site *c) {
   snprintf(msg, sizeof msg,
            "the first call of `%.*s` is timed, so the measurement includes compilation: %s",
            len, src->bytes + a, fixes[jt->lib]);
-  gl_check_report(st->ctx, c->call, msg);
+  const TSNode rel[2] = {t1->call, t2->call};
+  const char *const rel_msg[2] = {"the timer starts here", "and stops here"};
+  gl_check_report_related(st->ctx, c->call, msg, rel, rel_msg, 2);
 }
 
 static void check_region(wstate *st, const site *t1, const site *t2) {
@@ -253,7 +255,7 @@ static void check_region(wstate *st, const site *t1, const site *t2) {
       first = !(o->scope == c->scope && ts_node_start_byte(o->call) >= from &&
                 same_callable(st, o, c));
     }
-    if (first && cold(st, c)) report(st, c);
+    if (first && cold(st, c)) report(st, c, t1, t2);
   }
 }
 
