@@ -16,8 +16,8 @@ void gl_check_event_elapsed_without_sync(const gl_check_ctx *ctx);
  * the file whose code ends with GPU work that no synchronization follows. */
 void gl_check_timeit_without_sync(const gl_check_ctx *ctx);
 
-/* The first call of a JIT-compiled callable between two clock reads of one function, with no
- * call of it before the region. */
+/* The first call of a JIT-compiled callable between two clock reads (or CUDA event records) of
+ * one function, with no call of it before the region. */
 void gl_check_benchmark_without_warmup(const gl_check_ctx *ctx);
 
 #endif

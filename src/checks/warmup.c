@@ -3,9 +3,10 @@
  * Owns: which callables compile on first use (Numba `@cuda.jit` kernels launched `k[g, b](...)`,
  *       Warp `@wp.kernel` kernels given to `wp.launch`, CuPy RawKernel / ElementwiseKernel /
  *       ReductionKernel / `@cp.fuse` / `@cupyx.jit.rawkernel`, `jax.jit` / `jax.pmap` results,
- *       `torch.compile` results), timed regions (two consecutive clock reads of one function, the
- *       second in the block of the first's statement, after it), and whether a call before the
- *       region warmed the callable up.
+ *       `torch.compile` results), timed regions (two consecutive clock reads or CUDA event
+ *       records (`torch.cuda.Event`, `cp.cuda.Event`) of one function, the second in the block of
+ *       the first's statement, after it), and whether a call before the region warmed the
+ *       callable up.
  * Not: whether the region synchronizes (timer.c), reporting (checks.c).
  * Threads: no state; reads the borrowed tree, source and model of one file. */
 #include "checks/bench.h"
@@ -64,6 +65,8 @@ typedef struct wstate {
   const gl_check_ctx *ctx;
   jtype types[MAX_JIT_TYPES];
   size_t ntypes;
+  uint16_t ev_types[2];  /* torch.cuda.Event, cupy.cuda.Event: their record() marks time too */
+  size_t nev;
   gl_bnodes scopes;     /* [0] the module, then every def and lambda */
   gl_vec(site) jits;
   gl_vec(site) timers;
@@ -100,11 +103,33 @@ static const maker *maker_of(const gl_model *m, TSNode e) {
 
 /* A check gets type ids but no type names: learn the ids of the JIT callables' types from the
  * makers this file calls (`cp.RawKernel(...)`) and the defs it decorates (`@cuda.jit`). */
+static void learn_event(wstate *st, TSNode call) {
+  char q[QNAME_CAP];
+  if (!gl_bscan_callee(st->ctx->model, call, q, sizeof q)) return;
+  if (strcmp(q, "torch.cuda.Event") != 0 && strcmp(q, "cupy.cuda.Event") != 0) return;
+  uint16_t t = gl_model_type(st->ctx->model, call);
+  for (size_t i = 0; i < st->nev; i++)
+    if (st->ev_types[i] == t) return;
+  if (t != GL_TYPE_NONE && st->nev < 2) st->ev_types[st->nev++] = t;
+}
+
+/* True for a clock read (timer role) or `event.record()` of a CUDA event. */
+static bool marks_time(const wstate *st, TSNode call) {
+  if (gl_model_roles(st->ctx->model, call) & GL_ROLE_TIMER) return true;
+  TSNode recv;
+  if (!gl_bscan_method(st->ctx->src, call, "record", &recv)) return false;
+  uint16_t t = gl_model_type(st->ctx->model, recv);
+  for (size_t i = 0; t != GL_TYPE_NONE && i < st->nev; i++)
+    if (st->ev_types[i] == t) return true;
+  return false;
+}
+
 static void learn_types(wstate *st, TSNode n) {
   const gl_model *m = st->ctx->model;
   if (is_kind(n, "call")) {
     const maker *mk = maker_of(m, n);
     if (mk) learn(st, gl_model_type(m, n), mk->lib);
+    learn_event(st, n);
     return;
   }
   if (!is_kind(n, "decorated_definition")) return;
@@ -172,7 +197,7 @@ static void collect_sites(wstate *st, uint32_t i) {
     }
     if (i > 0 && is_kind(n, "assignment")) note_local(st, n, i);
     if (!is_kind(n, "call")) continue;
-    if (gl_model_roles(m, n) & GL_ROLE_TIMER) *gl_vec_grow(&st->timers) = (site){n, n, 0, i};
+    if (marks_time(st, n)) *gl_vec_grow(&st->timers) = (site){n, n, 0, i};
     TSNode name = called_name(st, n);
     if (ts_node_is_null(name)) continue;
     uint16_t t = gl_model_type(m, name);
