@@ -62,7 +62,14 @@ static void report(const gl_check_ctx *ctx, const gl_tscan *s, TSNode at, int32_
  * parameter, or none). */
 static int32_t last_assign(const gl_tscan *s, uint32_t a, uint32_t b, uint8_t kind, uint32_t before,
                            int32_t fn) {
-  for (size_t i = s->assigns.len; i-- > 0;) {
+  /* bindings are in source order (pos non-decreasing): start at the last one before `before` */
+  size_t lo = 0, hi = s->assigns.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (s->assigns.data[mid].pos <= before) lo = mid + 1;
+    else hi = mid;
+  }
+  for (size_t i = lo; i-- > 0;) {
     const gl_tassign *x = &s->assigns.data[i];
     if (x->pos > before || !gl_tscan_same_text(s, a, b, x->name_start, x->name_end)) continue;
     for (int32_t f = fn; f >= 0; f = s->fns.data[f].parent) {

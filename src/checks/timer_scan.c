@@ -117,7 +117,9 @@ static uint8_t classify(const gl_tscan *s, TSNode n) {
   return 0;
 }
 
+/* Keeps pos non-decreasing (a lambda's parameters come after the assignment holding it). */
 static void add_binding(gl_tscan *s, TSNode name, uint32_t rhs, uint32_t pos, int32_t fn) {
+  if (s->assigns.len && gl_vec_last(&s->assigns)->pos > pos) pos = gl_vec_last(&s->assigns)->pos;
   gl_tassign a = {ts_node_start_byte(name), ts_node_end_byte(name), rhs, pos, -1, fn};
   gl_vec_push(&s->assigns, a);
 }
@@ -272,13 +274,10 @@ done:
 
 /* ---- after the walk: links ----------------------------------------------------------------- */
 
+static size_t first_event_from(const gl_tscan *s, uint32_t b);
+
 int32_t gl_tscan_clock_at(const gl_tscan *s, uint32_t b) {
-  size_t lo = 0, hi = s->events.len;
-  while (lo < hi) {
-    size_t mid = (lo + hi) / 2;
-    if (s->events.data[mid].start < b) lo = mid + 1;
-    else hi = mid;
-  }
+  size_t lo = first_event_from(s, b);
   for (size_t i = lo; i < s->events.len && s->events.data[i].start == b; i++)
     if (s->events.data[i].kind & (GL_TEV_WALL | GL_TEV_CPU)) return (int32_t)i;
   return -1;
@@ -382,11 +381,23 @@ static bool surely_runs(const gl_tscan *s, const gl_tevent *e, uint32_t at) {
   return true;
 }
 
+/* Index of the first event starting at or after byte b. */
+static size_t first_event_from(const gl_tscan *s, uint32_t b) {
+  size_t lo = 0, hi = s->events.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (s->events.data[mid].start < b) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 int32_t gl_tscan_region(const gl_tscan *s, uint32_t from, uint32_t to, int32_t fn, uint32_t at,
                         bool ignore_sync) {
   int32_t work = -1;
   uint32_t work_pos = 0, sync_pos = 0;
-  for (size_t i = 0; i < s->events.len; i++) {
+  /* events are in start order: those that start in (from, to] are the candidates */
+  for (size_t i = first_event_from(s, from); i < s->events.len && s->events.data[i].start <= to; i++) {
     const gl_tevent *e = &s->events.data[i];
     if (e->pos <= from || e->pos > to || !fn_encloses(s, e->fn, fn)) continue;
     if (e->kind & GL_TEV_SYNC) {

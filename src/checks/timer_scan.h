@@ -103,8 +103,8 @@ typedef struct gl_tscan {
 void gl_tscan_build(gl_tscan *s, const gl_source *src, const TSTree *tree, const gl_model *model);
 void gl_tscan_free(gl_tscan *s);
 
-/* The region from byte `from` (exclusive: events whose value exists after it) to byte `to`
- * (events whose value exists at or before it), as seen from a point in function fn at byte
+/* The region from byte `from` (exclusive: events that start at or after it and whose value
+ * exists after it) to byte `to` (events whose value exists at or before it), as seen from a point in function fn at byte
  * `at`: an event counts only when its function is fn or one enclosing fn (a nested def's body
  * does not run there). GPU work counts only when every conditional block holding it also holds
  * `at` (it surely ran); a synchronization counts anywhere. Returns the index of the last GPU
@@ -112,6 +112,7 @@ void gl_tscan_free(gl_tscan *s);
  * ignore_sync, the last GPU work whatever follows it. */
 int32_t gl_tscan_region(const gl_tscan *s, uint32_t from, uint32_t to, int32_t fn, uint32_t at,
                         bool ignore_sync);
+/* Cost: O(log events + events starting in the region) plus function depth per event. */
 
 /* The library of a GPU-work event: its callee's module, the module a name in it was bound
  * from, or the file's only GPU library; GL_TLIB_NONE when unsure. */
