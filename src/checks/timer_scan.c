@@ -99,6 +99,20 @@ static uint8_t clock_kind(const gl_tscan *s, TSNode call) {
   return 0;
 }
 
+/* A call that returns device data from a GPU library function (`torch.matmul(a, b)`) or a
+ * method of a device value (`t.sum()`): models such as torch.json give these a device result
+ * but no gpu-work role. A function of the file returning device data is not counted. */
+static bool library_device_call(const gl_tscan *s, TSNode call) {
+  if (gl_model_prov(s->model, call) != GL_PROV_DEVICE) return false;
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (is(fn, "attribute") &&
+      gl_model_prov(s->model, ts_node_child_by_field_name(fn, "object", 6)) == GL_PROV_DEVICE)
+    return true;
+  char q[QNAME_CAP];
+  return !ts_node_is_null(fn) && gl_model_resolve(s->model, fn, q, sizeof q) &&
+         lib_of_qname(q, strlen(q)) != GL_TLIB_NONE;
+}
+
 static uint8_t classify(const gl_tscan *s, TSNode n) {
   const char *t = ts_node_type(n);
   uint32_t roles = gl_model_roles(s->model, n);
@@ -106,7 +120,7 @@ static uint8_t classify(const gl_tscan *s, TSNode n) {
   if (roles & (GL_ROLE_SYNC | GL_ROLE_D2H)) return GL_TEV_SYNC;
   if (strcmp(t, "call") == 0) {
     if (roles & GL_ROLE_TIMER) return clock_kind(s, n);
-    if (roles & work) return GL_TEV_WORK;
+    if ((roles & work) || library_device_call(s, n)) return GL_TEV_WORK;
     return is(ts_node_child_by_field_name(n, "function", 8), "identifier") ? GL_TEV_LOCAL : 0;
   }
   bool op = strcmp(t, "binary_operator") == 0 || strcmp(t, "unary_operator") == 0 ||
