@@ -68,7 +68,8 @@ typedef struct wstate {
   uint16_t ev_types[2];  /* torch.cuda.Event, cupy.cuda.Event: their record() marks time too */
   size_t nev;
   gl_bnodes scopes;     /* [0] the module, then every def and lambda */
-  gl_vec(site) jits;
+  gl_vec(site) jits;     /* calls and launches of JIT callables */
+  gl_vec(site) uses;     /* every other mention of one (`k.forall(n)(...)`, passed along) */
   gl_vec(site) timers;
   gl_vec(site) locals;  /* `name = <maker>(...)` in a function: a binding of that function */
   gl_bnodes chain;
@@ -190,12 +191,19 @@ static void collect_sites(wstate *st, uint32_t i) {
   const gl_model *m = st->ctx->model;
   gl_bscan s;
   gl_bscan_init(&s, scope);
+  TSNode target = {0};   /* the binding the node after an assignment or def is */
   while (gl_bscan_next(&s, &n)) {
     if (!ts_node_eq(n, scope) && (gl_bscan_is_scope(n))) {
       gl_bscan_skip(&s);
       continue;
     }
+    bool bound = !ts_node_is_null(target) && ts_node_eq(n, target);
+    target = (TSNode){0};
+    if (is_kind(n, "assignment")) target = ts_node_child_by_field_name(n, "left", 4);
+    if (is_kind(n, "function_definition")) target = ts_node_child_by_field_name(n, "name", 4);
     if (i > 0 && is_kind(n, "assignment")) note_local(st, n, i);
+    if (is_kind(n, "identifier") && !bound && jit_type(st, gl_model_type(m, n)))
+      *gl_vec_grow(&st->uses) = (site){n, n, gl_model_type(m, n), i};
     if (!is_kind(n, "call")) continue;
     if (marks_time(st, n)) *gl_vec_grow(&st->timers) = (site){n, n, 0, i};
     TSNode name = called_name(st, n);
@@ -239,17 +247,18 @@ static bool nested_in(const wstate *st, uint32_t i, uint32_t j) {
   return ts_node_start_byte(a) >= ts_node_start_byte(b) && ts_node_end_byte(a) <= ts_node_end_byte(b);
 }
 
-/* True when the first call c of its callable in a region is cold: no call of the same callable
- * before it in its function, and none in another function or at another level (their order is
- * unknown); a callable made in c's own function is another object in other functions. */
+/* True when the first call c of its callable in a region is cold: no mention of the callable
+ * before it in its function (a call, a launch, `k.forall(n)`, passing it to a warm-up helper),
+ * and none in another function or at another level (their order is unknown); a callable made
+ * in c's own function is another object in other functions. Bindings are not mentions. */
 static bool cold(const wstate *st, const site *c) {
   bool local = is_local(st, c);
-  for (size_t i = 0; i < st->jits.len; i++) {
-    const site *o = &st->jits.data[i];
-    if (o == c || !same_callable(st, o, c)) continue;
+  for (size_t i = 0; i < st->uses.len; i++) {
+    const site *o = &st->uses.data[i];
+    if (ts_node_eq(o->name, c->name) || !same_callable(st, o, c)) continue;
     if (o->scope != c->scope && local && !nested_in(st, o->scope, c->scope)) continue;
     if (o->scope != c->scope) return false;
-    if (ts_node_start_byte(o->call) < ts_node_start_byte(c->call)) return false;
+    if (ts_node_start_byte(o->name) < ts_node_start_byte(c->name)) return false;
   }
   return true;
 }
@@ -297,6 +306,7 @@ void gl_check_benchmark_without_warmup(const gl_check_ctx *ctx) {
   }
   gl_vec_free(&st.scopes);
   gl_vec_free(&st.jits);
+  gl_vec_free(&st.uses);
   gl_vec_free(&st.timers);
   gl_vec_free(&st.locals);
   gl_vec_free(&st.chain);
