@@ -122,6 +122,20 @@ static TSNode find_record(const evstate *st, size_t lo, TSNode end) {
   return (TSNode){0};
 }
 
+/* True when call hands end to something that may wait for it (a helper of another module):
+ * any call with end as an argument except the event calls that never wait on the host. */
+static bool hands_over(const gl_source *src, TSNode call, TSNode end) {
+  TSNode recv;
+  if (gl_bscan_method(src, call, "record", &recv) || gl_bscan_method(src, call, "record_event", &recv) ||
+      gl_bscan_method(src, call, "wait_event", &recv) || gl_bscan_method(src, call, "elapsed_time", &recv))
+    return false;
+  for (uint32_t i = 0;; i++) {
+    TSNode a = gl_bscan_arg(call, i);
+    if (ts_node_is_null(a)) return false;
+    if (gl_bscan_same_text(src, a, end)) return true;
+  }
+}
+
 /* True when node n synchronizes the host with the device, or with the event end. */
 static bool syncs(const evstate *st, TSNode n, TSNode end) {
   const gl_model *m = st->ctx->model;
@@ -132,6 +146,7 @@ static bool syncs(const evstate *st, TSNode n, TSNode end) {
   if ((gl_bscan_method(src, n, "synchronize", &recv) || gl_bscan_method(src, n, "query", &recv)) &&
       gl_bscan_same_text(src, recv, end))
     return true;
+  if (hands_over(src, n, end)) return true;
   TSNode def = gl_bscan_def_named(src, &st->defs, fn);
   return !ts_node_is_null(def) && gl_bscan_body_syncs(m, def);
 }
