@@ -72,13 +72,14 @@ bool gl_bscan_chain(const TSTree *tree, TSNode target, gl_bnodes *chain) {
       found = true;
       break;
     }
-    /* the child that holds [b, e) entirely */
-    if (!ts_tree_cursor_goto_first_child(&c)) break;
+    /* the child that holds [b, e) entirely: the first one ending after b (the runtime skips
+     * whole subtrees to find it), or for an empty target the one ending at b */
+    if (ts_tree_cursor_goto_first_child_for_byte(&c, b > 0 && b == e ? b - 1 : b) < 0) break;
     bool moved = false;
     do {
       TSNode k = ts_tree_cursor_current_node(&c);
-      if (ts_node_start_byte(k) <= b && ts_node_end_byte(k) >= e &&
-          (ts_node_is_named(k) || ts_node_child_count(k) > 0)) {
+      if (ts_node_start_byte(k) > b) break;
+      if (ts_node_end_byte(k) >= e && (ts_node_is_named(k) || ts_node_child_count(k) > 0)) {
         moved = true;
         break;
       }

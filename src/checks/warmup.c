@@ -277,14 +277,30 @@ static void report(const wstate *st, const site *c, const site *t1, const site *
   gl_check_report_related(st->ctx, c->call, msg, rel, rel_msg, 2);
 }
 
+/* The index of the first JIT call at or after (scope, byte): jits are in scope order, then in
+ * source order. */
+static size_t first_jit(const wstate *st, uint32_t scope, uint32_t byte) {
+  size_t lo = 0, hi = st->jits.len;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    const site *s = &st->jits.data[mid];
+    bool before = s->scope < scope || (s->scope == scope && ts_node_start_byte(s->call) < byte);
+    if (before)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
 static void check_region(wstate *st, const site *t1, const site *t2) {
   uint32_t from = ts_node_end_byte(t1->call), to = ts_node_start_byte(t2->call);
-  for (size_t i = 0; i < st->jits.len; i++) {
+  size_t begin = first_jit(st, t1->scope, from);
+  for (size_t i = begin; i < st->jits.len; i++) {
     const site *c = &st->jits.data[i];
-    uint32_t b = ts_node_start_byte(c->call);
-    if (c->scope != t1->scope || b < from || b >= to) continue;
+    if (c->scope != t1->scope || ts_node_start_byte(c->call) >= to) break;
     bool first = true;
-    for (size_t j = 0; j < i && first; j++) {
+    for (size_t j = begin; j < i && first; j++) {
       const site *o = &st->jits.data[j];
       first = !(o->scope == c->scope && ts_node_start_byte(o->call) >= from &&
                 same_callable(st, o, c));
