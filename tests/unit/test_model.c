@@ -16,60 +16,15 @@
 #include <cmocka.h>
 
 #include "model.h"
+#include "model_fixture.h"
 #include "parse.h"
 
 /* ---- fixture ------------------------------------------------------------------------------- */
 
-typedef struct fx {
-  gl_source src;
-  TSTree *tree;
-  gl_model *m;
-  char buf[32768];
-} fx;
-
-static fx *build_len(const char *code, size_t len) {
-  fx *f = calloc(1, sizeof(*f));
-  assert_non_null(f);
-  gl_load_buffer(&f->src, "t.py", code, len);
-  gl_parser *p = gl_parse_new(0, 0);
-  gl_diag err = {0};
-  f->tree = gl_parse_source(p, &f->src, &err);
-  gl_parse_free(p);
-  if (!f->tree) fail_msg("parse failed: %s", err.msg);
-  f->m = gl_model_build(&f->src, f->tree, NULL);
-  return f;
-}
+/* fx, done() and find() come from model_fixture.h; the name tests build without models. */
+static fx *build_len(const char *code, size_t len) { return fx_build(code, len, NULL); }
 
 static fx *build(const char *code) { return build_len(code, strlen(code)); }
-
-static void done(fx *f) {
-  gl_model_free(f->m);
-  ts_tree_delete(f->tree);
-  gl_source_free(&f->src);
-  free(f);
-}
-
-/* The nth (0-based) named node of `type` whose text is `text`, in document order. */
-static TSNode find(const fx *f, const char *type, const char *text, int nth) {
-  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(f->tree));
-  size_t tl = strlen(text);
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&c);
-    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-    if (ts_node_is_named(n) && strcmp(ts_node_type(n), type) == 0 && b - a == tl &&
-        memcmp(f->src.bytes + a, text, tl) == 0 && nth-- == 0) {
-      ts_tree_cursor_delete(&c);
-      return n;
-    }
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c)) {
-        ts_tree_cursor_delete(&c);
-        fail_msg("no %s '%s' (occurrence %d)", type, text, nth);
-      }
-    }
-  }
-}
 
 /* Resolution of a node, or NULL when it does not resolve. */
 static const char *res(fx *f, const char *type, const char *text, int nth) {

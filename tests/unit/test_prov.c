@@ -20,6 +20,7 @@
 #include "libmodel.h"
 #include "match.h"
 #include "model.h"
+#include "model_fixture.h"
 #include "parse.h"
 
 /* ---- the models (single quotes become double quotes) -------------------------------------- */
@@ -117,53 +118,9 @@ static int teardown(void **state) {
 
 /* ---- a built model ---------------------------------------------------------------------- */
 
-typedef struct fx {
-  gl_source src;
-  TSTree *tree;
-  gl_model *m;
-  const gl_libmodels *lm;
-} fx;
-
+/* fx, done() and find() come from model_fixture.h. */
 static fx *build_with(const char *code, const gl_libmodels *lm) {
-  fx *f = calloc(1, sizeof(*f));
-  gl_load_buffer(&f->src, "t.py", code, strlen(code));
-  gl_parser *p = gl_parse_new(0, 0);
-  gl_diag err = {0};
-  f->tree = gl_parse_source(p, &f->src, &err);
-  gl_parse_free(p);
-  if (!f->tree) fail_msg("parse failed: %s", err.msg);
-  f->lm = lm;
-  f->m = gl_model_build(&f->src, f->tree, lm);
-  return f;
-}
-
-static void done(fx *f) {
-  gl_model_free(f->m);
-  ts_tree_delete(f->tree);
-  gl_source_free(&f->src);
-  free(f);
-}
-
-/* The nth (0-based) named node of `type` whose text is `text`, in document order. */
-static TSNode find(const fx *f, const char *type, const char *text, int nth) {
-  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(f->tree));
-  size_t tl = strlen(text);
-  for (;;) {
-    TSNode n = ts_tree_cursor_current_node(&c);
-    uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
-    if (ts_node_is_named(n) && strcmp(ts_node_type(n), type) == 0 && b - a == tl &&
-        memcmp(f->src.bytes + a, text, tl) == 0 && nth-- == 0) {
-      ts_tree_cursor_delete(&c);
-      return n;
-    }
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&c)) {
-      if (!ts_tree_cursor_goto_parent(&c)) {
-        ts_tree_cursor_delete(&c);
-        fail_msg("no %s '%s'", type, text);
-      }
-    }
-  }
+  return fx_build(code, strlen(code), lm);
 }
 
 static const char *prov_name(gl_prov p) {
