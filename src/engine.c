@@ -116,12 +116,12 @@ static void lint_source(worker *w, const gl_source *src, gl_file_result *out) {
   }
   note_syntax_error(src, tree, out);
   gl_model *model = gl_model_build(src, tree, sh->set->models);
-  uint32_t depth = gl_model_max_depth(model);
-  if (depth > GL_MAX_TREE_DEPTH) {
+  uint32_t depth = gl_model_max_depth(model), limit = gl_parse_max_depth(w->parser);
+  if (depth > limit) {
     out->linted = false;
     gl_file_result_note(out, GL_NOTE_SKIPPED, GL_LEVEL_ERROR, 0, 0,
                         "not linted: syntax tree is %u levels deep, over the limit of %u", depth,
-                        GL_MAX_TREE_DEPTH);
+                        limit);
   } else {
     gl_match_run(w->mctx, src, tree, model, out);
     gl_suppress_apply(src, model, out);

@@ -20,6 +20,7 @@
 
 #include "libmodel.h"
 #include "rules.h"
+#include "text_fixture.h"
 
 /* Line numbers are on the right; the error tests edit copies of it. */
 static const char demo_json[] =
@@ -48,24 +49,6 @@ static const char demo_json[] =
     "  \"demo.Kernel\": {\"call\": {\"roles\": [\"gpu-work\", \"sync\"]}}\n"                  /* 23 */
     " }\n"                                                                                    /* 24 */
     "}\n";                                                                                    /* 25 */
-
-/* A copy of s with the first occurrence of from replaced by to (which must exist). */
-static char *edit(const char *s, const char *from, const char *to) {
-  const char *at = strstr(s, from);
-  assert_non_null(at);
-  size_t a = (size_t)(at - s), n = strlen(s), f = strlen(from), t = strlen(to);
-  char *out = malloc(n - f + t + 1);
-  memcpy(out, s, a);
-  memcpy(out + a, to, t);
-  memcpy(out + a + t, at + f, n - a - f + 1);
-  return out;
-}
-
-static void print_errors(const gl_diag_list *errs) {
-  for (size_t i = 0; i < errs->len; i++)
-    print_message("error: %s:%u:%u: %s\n", errs->data[i].path, errs->data[i].line, errs->data[i].col,
-                  errs->data[i].msg);
-}
 
 static void assert_diag(const gl_diag *d, const char *path, uint32_t line, uint32_t col, const char *msg) {
   assert_string_equal(d->path, path);

@@ -19,6 +19,7 @@
 #include <cjson/cJSON.h>
 
 #include "rules.h"
+#include "text_fixture.h"
 
 static const char pack_readme[] =
     "# Demo pack\n"
@@ -75,18 +76,6 @@ static const char rule_md[] =
     " (#in-loop? @hit))\n"                                               /* 42 */
     "```\n";                                                             /* 43 */
 
-/* A copy of s with the first occurrence of from replaced by to (which must exist). */
-static char *edit(const char *s, const char *from, const char *to) {
-  const char *at = strstr(s, from);
-  assert_non_null(at);
-  size_t a = (size_t)(at - s), n = strlen(s), f = strlen(from), t = strlen(to);
-  char *out = malloc(n - f + t + 1);
-  memcpy(out, s, a);
-  memcpy(out + a, to, t);
-  memcpy(out + a + t, at + f, n - a - f + 1);
-  return out;
-}
-
 static gl_rule_file file(const char *path, const char *text) {
   gl_rule_file f = {path, text, strlen(text)};
   return f;
@@ -107,9 +96,7 @@ static void expect_error(const char *path, const char *text, uint32_t line, uint
   gl_ruleset *set = load_one(path, text, &errs, &rc);
   bool exact = errs.len == 1 && strcmp(errs.data[0].msg, msg) == 0 && errs.data[0].line == line &&
                errs.data[0].col == col;
-  for (size_t i = 0; !exact && i < errs.len; i++)
-    print_message("error %zu: %s:%u:%u: %s\n", i, errs.data[i].path, errs.data[i].line, errs.data[i].col,
-                  errs.data[i].msg);
+  if (!exact) print_errors(&errs);
   assert_int_equal(rc, GL_EINVAL);
   assert_int_equal(errs.len, 1);
   assert_string_equal(errs.data[0].path, path);
@@ -730,12 +717,6 @@ static int dir_teardown(void **state) {
   rmdir(fx->demo), rmdir(fx->models), rmdir(fx->empty), rmdir(fx->root);
   free(fx);
   return 0;
-}
-
-static void print_errors(const gl_diag_list *errs) {
-  for (size_t i = 0; i < errs->len; i++)
-    print_message("error: %s:%u:%u: %s\n", errs->data[i].path, errs->data[i].line, errs->data[i].col,
-                  errs->data[i].msg);
 }
 
 static void test_add_dir_of_packs(void **state) {
