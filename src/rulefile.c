@@ -409,6 +409,7 @@ void gl_rules__rule_clear(gl_rule *r) {
   for (size_t i = 0; i < r->use_instead.len; i++) free(r->use_instead.data[i].code);
   gl_vec_free(&r->examples);
   gl_vec_free(&r->use_instead);
+  gl_evidence_binding_free(r->evidence);
   memset(r, 0, sizeof(*r));
 }
 

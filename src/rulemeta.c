@@ -1,16 +1,20 @@
 /* rulemeta.c: the json metadata blocks of rule files and pack READMEs.
  * Owns: parsing a block with cJSON (position of a syntax error from the parse end, mapped back to
  *       line:col of the rule file), the allowed keys, their types and values, and copying them into
- *       gl_rule / gl_pack. A cJSON tree never leaves a function of this file.
+ *       gl_rule / gl_pack, including a rule's `evidence` binding (metric, thresholds in order,
+ *       cost template placeholders, repeat). A cJSON tree never leaves a function of this file.
  * Not: the Markdown around the block (rulefile.c), cross-file checks (rules.c).
  * Threads: stateless. */
 #include "rulefile.h"
 
 #include <cjson/cJSON.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "jsonscan.h"
 
 /* One block being validated: its text (lines joined with "\n") and where errors go. */
 typedef struct meta_ctx {
@@ -22,7 +26,7 @@ typedef struct meta_ctx {
   int nerr;
 } meta_ctx;
 
-typedef enum { K_STRING, K_BOOL, K_STRINGS } key_kind;
+typedef enum { K_STRING, K_BOOL, K_STRINGS, K_OBJECT } key_kind;
 
 typedef struct key_spec {
   const char *key;
@@ -37,6 +41,7 @@ static const key_spec rule_keys[] = {
     {"tags", K_STRINGS, false},
     {"check", K_STRING, false},    /* built-in check instead of a query */
     {"default", K_BOOL, false},    /* false: off unless selected (lower-precision variants) */
+    {"evidence", K_OBJECT, false}, /* binding to a metric of the probe's evidence file */
 };
 
 static const key_spec pack_keys[] = {
@@ -160,9 +165,11 @@ static void check_keys(meta_ctx *c, const cJSON *root, const key_spec *specs, si
     seen[i] = true;
     bool ok = specs[i].kind == K_STRING   ? cJSON_IsString(it)
               : specs[i].kind == K_BOOL   ? cJSON_IsBool(it)
+              : specs[i].kind == K_OBJECT ? cJSON_IsObject(it)
                                           : is_string_array(it, specs[i].required);
     const char *want = specs[i].kind == K_STRING ? "a string"
                        : specs[i].kind == K_BOOL ? "true or false"
+                       : specs[i].kind == K_OBJECT ? "an object"
                        : specs[i].required       ? "a non-empty array of non-empty strings"
                                                  : "an array of non-empty strings";
     if (!ok)
@@ -220,6 +227,152 @@ static void rule_values(meta_ctx *c, const cJSON **f, gl_rule *r) {
   r->default_on = f[5] ? cJSON_IsTrue(f[5]) : true;
 }
 
+/* --- the evidence binding --------------------------------------------------------------------- */
+
+static const char *const evidence_keys[] = {"metric", "error_at", "note_below", "note_above",
+                                            "cost", "repeat"};
+enum { EV_METRIC, EV_ERROR_AT, EV_NOTE_BELOW, EV_NOTE_ABOVE, EV_COST, EV_REPEAT, EV_NKEYS };
+
+#define GL_EVIDENCE_MAX_REPEAT 1000000000.0
+
+/* The evidence object being validated: its items by key and where its members sit. */
+typedef struct ev_ctx {
+  meta_ctx *c;
+  size_t obj;                   /* offset of the object's '{' */
+  const cJSON *item[EV_NKEYS];
+  int nerr;
+} ev_ctx;
+
+/* Offset of the key (value=false) or value of the nth member named key, else of the '{'. */
+static size_t ev_offset(const ev_ctx *e, const char *key, int nth, bool value) {
+  size_t k, v;
+  if (!gl_jsonscan_member(e->c->text, e->c->len, e->obj, key, nth, &k, &v)) return e->obj;
+  return value ? v : k;
+}
+
+static void ev_err(ev_ctx *e, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void ev_err(ev_ctx *e, size_t off, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  err_at(e->c, off, "%s", msg);
+  e->nerr++;
+}
+
+static bool is_metric_name(const char *s) {
+  if (!*s) return false;
+  for (; *s; s++)
+    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
+      return false;
+  return true;
+}
+
+/* Sorts the members into e->item: unknown and duplicate keys are errors. */
+static void ev_members(ev_ctx *e, const cJSON *obj) {
+  for (const cJSON *it = obj->child; it; it = it->next) {
+    int nth = earlier_same(obj, it);
+    size_t i = 0;
+    while (i < EV_NKEYS && strcmp(evidence_keys[i], it->string) != 0) i++;
+    if (i == EV_NKEYS)
+      ev_err(e, ev_offset(e, it->string, nth, false), "unknown evidence key '%s'", it->string);
+    else if (e->item[i])
+      ev_err(e, ev_offset(e, it->string, nth, false), "duplicate evidence key '%s'", it->string);
+    else
+      e->item[i] = it;
+  }
+}
+
+/* A number > 0 (and finite) for key i, else an error; NAN when absent or wrong. */
+static double ev_positive(ev_ctx *e, int i) {
+  const cJSON *it = e->item[i];
+  if (!it) return NAN;
+  if (cJSON_IsNumber(it) && isfinite(it->valuedouble) && it->valuedouble > 0) return it->valuedouble;
+  ev_err(e, ev_offset(e, evidence_keys[i], 0, true), "evidence field '%s' must be a number > 0",
+         evidence_keys[i]);
+  return NAN;
+}
+
+/* Checks the cost template's placeholders; sets *total when it uses {total}. A placeholder is
+ * '{', then one or more bytes other than braces and blanks, then '}'; other braces are text. */
+static void ev_cost(ev_ctx *e, const char *cost, bool *total) {
+  size_t str = ev_offset(e, "cost", 0, true);
+  for (const char *p = cost; *p; p++) {
+    if (*p != '{') continue;
+    size_t n = strcspn(p + 1, "{} \t\n");
+    if (n == 0 || p[1 + n] != '}') continue;
+    if (n == 5 && strncmp(p + 1, "total", 5) == 0) *total = true;
+    bool known = (n == 5 && (strncmp(p + 1, "value", 5) == 0 || strncmp(p + 1, "total", 5) == 0)) ||
+                 (n == 6 && strncmp(p + 1, "device", 6) == 0);
+    if (!known)
+      ev_err(e, gl_jsonscan_string_offset(e->c->text, e->c->len, str, (size_t)(p - cost)),
+             "unknown placeholder '{%.*s}' in evidence cost (use {value}, {device} or {total})",
+             (int)(n > 64 ? 64 : n), p + 1);
+    p += n + 1;
+  }
+}
+
+/* The types and values of every field present; missing required ones. */
+static void ev_fields(ev_ctx *e, double *error_at, double *note, bool *total) {
+  const cJSON *m = e->item[EV_METRIC], *cost = e->item[EV_COST], *rep = e->item[EV_REPEAT];
+  if (m && !(cJSON_IsString(m) && is_metric_name(m->valuestring)))
+    ev_err(e, ev_offset(e, "metric", 0, true), "evidence field 'metric' must be a name of [A-Za-z0-9_]");
+  *error_at = ev_positive(e, EV_ERROR_AT);
+  double below = ev_positive(e, EV_NOTE_BELOW), above = ev_positive(e, EV_NOTE_ABOVE);
+  *note = e->item[EV_NOTE_BELOW] ? below : above;
+  if (cost && !(cJSON_IsString(cost) && cost->valuestring[0]))
+    ev_err(e, ev_offset(e, "cost", 0, true), "evidence field 'cost' must be a non-empty string");
+  else if (cost)
+    ev_cost(e, cost->valuestring, total);
+  bool rep_ok = rep && cJSON_IsNumber(rep) && rep->valuedouble >= 1 &&
+                rep->valuedouble <= GL_EVIDENCE_MAX_REPEAT && floor(rep->valuedouble) == rep->valuedouble;
+  if (rep && !rep_ok)
+    ev_err(e, ev_offset(e, "repeat", 0, true), "evidence field 'repeat' must be an integer from 1 to %.0f",
+           GL_EVIDENCE_MAX_REPEAT);
+  if (!m) ev_err(e, e->obj, "missing evidence field 'metric'");
+  if (!e->item[EV_ERROR_AT]) ev_err(e, e->obj, "missing evidence field 'error_at'");
+  if (!cost) ev_err(e, e->obj, "missing evidence field 'cost'");
+}
+
+/* Exactly one note threshold, on the right side of error_at; {total} needs repeat. */
+static void ev_rules(ev_ctx *e, double error_at, double note, bool total) {
+  const cJSON *below = e->item[EV_NOTE_BELOW], *above = e->item[EV_NOTE_ABOVE];
+  if (below && above)
+    ev_err(e, ev_offset(e, "note_above", 0, false),
+           "evidence takes one of 'note_below' and 'note_above', not both");
+  else if (!below && !above)
+    ev_err(e, e->obj, "missing evidence field 'note_below' (higher is worse) or 'note_above' (lower is worse)");
+  else if (below && !isnan(error_at) && !isnan(note) && !(note < error_at))
+    ev_err(e, ev_offset(e, "note_below", 0, true), "evidence 'note_below' (%g) must be below 'error_at' (%g)",
+           note, error_at);
+  else if (above && !isnan(error_at) && !isnan(note) && !(error_at < note))
+    ev_err(e, ev_offset(e, "note_above", 0, true), "evidence 'note_above' (%g) must be above 'error_at' (%g)",
+           note, error_at);
+  if (total && !e->item[EV_REPEAT])
+    ev_err(e, ev_offset(e, "cost", 0, true), "evidence cost uses {total} but 'repeat' is missing");
+}
+
+/* Validates the `evidence` object; returns the binding, or NULL after adding errors. */
+static gl_evidence_binding *evidence_binding(meta_ctx *c, const cJSON *obj) {
+  ev_ctx e = {c, value_offset(c, "evidence"), {NULL}, 0};
+  ev_members(&e, obj);
+  double error_at = NAN, note = NAN;
+  bool total = false;
+  ev_fields(&e, &error_at, &note, &total);
+  ev_rules(&e, error_at, note, total);
+  if (e.nerr) return NULL;
+  gl_evidence_binding *b = gl_xcalloc(1, sizeof(*b));
+  b->metric = gl_xstrdup(e.item[EV_METRIC]->valuestring);
+  b->error_at = error_at;
+  b->note = note;
+  b->higher_worse = e.item[EV_NOTE_BELOW] != NULL;
+  b->cost = gl_xstrdup(e.item[EV_COST]->valuestring);
+  b->repeat = e.item[EV_REPEAT] ? (uint32_t)e.item[EV_REPEAT]->valuedouble : 0;
+  return b;
+}
+
 int gl_rules__meta_rule(const gl_mdfile *md, const gl_mdblock *b, gl_rule *r, gl_diag_list *errs) {
   meta_ctx c;
   meta_open(&c, md, b, errs);
@@ -228,6 +381,7 @@ int gl_rules__meta_rule(const gl_mdfile *md, const gl_mdblock *b, gl_rule *r, gl
     const cJSON *found[GL_META_MAX_KEYS] = {NULL};
     check_keys(&c, root, rule_keys, sizeof(rule_keys) / sizeof(rule_keys[0]), found);
     rule_values(&c, found, r);
+    if (found[6]) r->evidence = evidence_binding(&c, found[6]);
     cJSON_Delete(root);
   }
   free(c.text);

@@ -463,3 +463,10 @@ void gl_rules_free(gl_ruleset *set) {
   gl_libmodels_free(set->models);
   free(set);
 }
+
+void gl_evidence_binding_free(gl_evidence_binding *b) {
+  if (!b) return;
+  free(b->metric);
+  free(b->cost);
+  free(b);
+}

@@ -40,6 +40,17 @@ typedef struct gl_pack {
   char *readme_path;     /* "rules/legacy/README.md" */
 } gl_pack;
 
+/* A rule's `evidence` metadata: binds its level to a metric of a probe's evidence file
+ * (calibrate.c). Higher values are worse when `note_below` was given, lower when `note_above`. */
+typedef struct gl_evidence_binding {
+  char *metric;          /* "item_roundtrip_us" ([A-Za-z0-9_]+) */
+  double error_at;       /* > 0: at or past it the finding is an error */
+  double note;           /* note_below (higher_worse) or note_above: past it a note */
+  bool higher_worse;     /* true: note_below < error_at; false: error_at < note_above */
+  char *cost;            /* template: {value}, {device}, {total}; nothing else in braces */
+  uint32_t repeat;       /* iterations {total} stands for; 0 when absent */
+} gl_evidence_binding;
+
 typedef struct gl_rule {
   char *id;              /* "GPU101" */
   char *name;            /* "warp-sim-removed" */
@@ -60,6 +71,7 @@ typedef struct gl_rule {
   gl_vec(gl_code_block) use_instead;  /* `## Use instead` python blocks: must not */
   bool default_on;       /* json "default" (true when absent): on when its pack is on */
   bool enabled;          /* after selection */
+  gl_evidence_binding *evidence; /* owned; NULL when the rule binds no metric */
 } gl_rule;
 
 typedef struct gl_ruleset {
@@ -112,5 +124,8 @@ const gl_rule *gl_rules_find(const gl_ruleset *set, const char *id_or_name);
 bool gl_rules_selector_matches(const gl_rule *rule, const char *sel);
 
 void gl_rules_free(gl_ruleset *set);
+
+/* Frees a binding and what it owns; NULL does nothing. */
+void gl_evidence_binding_free(gl_evidence_binding *b);
 
 #endif

@@ -273,8 +273,8 @@ static void test_missing_field(void **state) {
 
 static void test_unknown_key(void **state) {
   (void)state;
-  expect_edit_error("\"tags\": [\"demo\"],", "\"tags\": [\"demo\"], \"evidence\": 1,", 4, 64,
-                    "unknown metadata key 'evidence'");
+  expect_edit_error("\"tags\": [\"demo\"],", "\"tags\": [\"demo\"], \"evidense\": 1,", 4, 64,
+                    "unknown metadata key 'evidense'");
   expect_edit_error("\"tags\": [\"demo\"],", "\"tags\": [\"demo\"], \"tags\": [],", 4, 64,
                     "duplicate metadata key 'tags'");
 }
