@@ -82,7 +82,17 @@ bool gl_run_incomplete(const gl_run *run) {
   return false;
 }
 
+void gl_calibration_free(gl_calibration *c) {
+  if (!c) return;
+  free(c->metric);
+  free(c->unit);
+  free(c->device);
+  free(c);
+}
+
 void gl_finding_free_fields(gl_finding *f) {
+  gl_calibration_free(f->calib);
+  f->calib = NULL;
   free(f->message);
   free(f->snippet);
   free(f->line_hash);

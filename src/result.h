@@ -18,6 +18,18 @@ typedef struct gl_region {
   uint32_t start_byte, end_byte;
 } gl_region;
 
+struct gl_evidence;
+
+/* What calibration (calibrate.c, --evidence) measured for one finding. */
+typedef struct gl_calibration {
+  double rank;              /* SARIF rank: 0..100, one decimal (note threshold 25, error 75) */
+  double value;             /* the bound metric's median */
+  char *metric;             /* owned: the metric's key ("item_roundtrip_us") */
+  char *unit;               /* owned: its unit as the evidence file names it ("us") */
+  char *device;             /* owned: the evidence's device.name */
+  gl_level default_level;   /* the finding's level before calibration */
+} gl_calibration;
+
 /* Most related locations a finding carries. */
 #define GL_FINDING_MAX_RELATED 2
 
@@ -33,6 +45,8 @@ typedef struct gl_finding {
                                                 relatedLocations), in the finding's file */
   char *related_msg[GL_FINDING_MAX_RELATED]; /* owned: one short message per related region */
   uint8_t nrelated;         /* how many of related[] are used */
+  gl_calibration *calib;    /* owned; NULL unless calibrated (its level and message then carry
+                               the measured cost) */
 } gl_finding;
 
 typedef enum gl_note_kind {
@@ -60,6 +74,7 @@ typedef struct gl_run {
   const gl_ruleset *rules;             /* borrowed */
   double elapsed_s;
   char *srcroot;                       /* owned absolute directory for %SRCROOT%, ends without '/' */
+  const struct gl_evidence *evidence;  /* borrowed (outlives the run); NULL without --evidence */
 } gl_run;
 
 /* Adds a notification with a formatted message. */
@@ -75,7 +90,11 @@ size_t gl_run_count_at_least(const gl_run *run, gl_level level);
 /* True when some file was asked for but not (fully) linted: a GL_NOTE_SKIPPED or GL_NOTE_PARTIAL. */
 bool gl_run_incomplete(const gl_run *run);
 
-/* Frees what a finding owns (message, snippet, line hash, related messages), not f itself. */
+/* Frees a calibration and what it owns; NULL does nothing. */
+void gl_calibration_free(gl_calibration *c);
+
+/* Frees what a finding owns (message, snippet, line hash, related messages, calibration), not f
+ * itself. */
 void gl_finding_free_fields(gl_finding *f);
 
 void gl_file_result_free(gl_file_result *r);
