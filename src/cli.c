@@ -14,7 +14,7 @@
 typedef enum opt_id {
   OPT_FORMAT, OPT_OUTPUT, OPT_SELECT, OPT_IGNORE, OPT_EXTEND_SELECT, OPT_FAIL_ON, OPT_EXIT_ZERO,
   OPT_RULES, OPT_JOBS, OPT_EXCLUDE, OPT_MAX_FILE_SIZE, OPT_PARSE_TIMEOUT, OPT_NO_PREFILTER,
-  OPT_NO_GITIGNORE, OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION,
+  OPT_NO_GITIGNORE, OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_EVIDENCE,
 } opt_id;
 
 typedef struct opt_def {
@@ -36,6 +36,7 @@ static const opt_def options[] = {
     {"no-respect-gitignore", 0, false, OPT_NO_GITIGNORE},
     {"color", 0, true, OPT_COLOR},           {"quiet", 'q', false, OPT_QUIET},
     {"help", 'h', false, OPT_HELP},          {"version", 'V', false, OPT_VERSION},
+    {"evidence", 0, true, OPT_EVIDENCE},
 };
 
 /* Appends the comma-separated, non-empty items of value to v. */
@@ -84,6 +85,7 @@ static int apply_value(gl_cli *cli, const opt_def *o, const char *v, gl_diag *er
       }
       return 0;
     case OPT_OUTPUT: free(cli->output); cli->output = gl_xstrdup(v); return 0;
+    case OPT_EVIDENCE: free(cli->evidence); cli->evidence = gl_xstrdup(v); return 0;
     case OPT_SELECT: cli->has_select = true; push_list(&cli->select, v); return 0;
     case OPT_IGNORE: push_list(&cli->ignore, v); return 0;
     case OPT_EXTEND_SELECT: push_list(&cli->extend_select, v); return 0;
@@ -262,5 +264,6 @@ void gl_cli_free(gl_cli *cli) {
   free_strvec(&cli->excludes);
   free(cli->output);
   free(cli->rule_id);
-  cli->output = cli->rule_id = NULL;
+  free(cli->evidence);
+  cli->output = cli->rule_id = cli->evidence = NULL;
 }

@@ -35,6 +35,7 @@ typedef struct gl_cli {
   bool quiet;                /* no summary line, no notifications on stderr */
   gl_color color;
   char *rule_id;             /* `gpulint rule ID` */
+  char *evidence;            /* --evidence FILE (the probe's evidence), or NULL; the last wins */
 } gl_cli;
 
 /* Parses argv into cli (defaults first). Returns 0, or GL_EINVAL with err saying what is wrong

@@ -11,8 +11,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "calibrate.h"
 #include "cli.h"
 #include "engine.h"
+#include "evidence.h"
 #include "match.h"
 #include "parse.h"
 #include "report/output.h"
@@ -52,6 +54,12 @@ static const char help_text[] =
     "  --ignore LIST          remove rules from the selection\n"
     "  --rules DIR            load more packs from DIR (a pack folder, or a folder of packs)\n"
     "\n"
+    "Calibration:\n"
+    "  --evidence FILE        the evidence file gpulint-probe measured on your GPU: rules\n"
+    "                         bound to a metric take their level from the measured value\n"
+    "                         and add the measured cost to their message; SARIF results\n"
+    "                         gain a rank (0-100) by that cost. A bad file is an error\n"
+    "\n"
     "Exit status:\n"
     "  --fail-on LEVEL        error, warning (default) or note: findings at or above LEVEL\n"
     "                         make the exit status 1\n"
@@ -80,6 +88,35 @@ static const char help_text[] =
     "  -h, --help             this text      -V, --version     the version\n";
 
 static void print_error(const char *msg) { fprintf(stderr, "gpulint: error: %s\n", msg); }
+
+/* Loads --evidence (NULL when not given). On error prints one line and sets *failed. */
+static gl_evidence *load_evidence(const gl_cli *cli, bool *failed) {
+  *failed = false;
+  if (!cli->evidence) return NULL;
+  gl_diag err = {0};
+  gl_evidence *ev = gl_evidence_load(cli->evidence, &err);
+  if (ev) return ev;
+  char buf[2048];
+  gl_diag_format(&err, buf, sizeof(buf));
+  char *safe = gl_report_safe_text(buf, strlen(buf));
+  print_error(safe);
+  free(safe);
+  *failed = true;
+  return NULL;
+}
+
+/* Calibrates run with ev and prints, unless quiet, one warning per bound metric ev lacks. */
+static void calibrate(gl_run *run, const gl_evidence *ev, bool quiet) {
+  if (!ev) return;
+  gl_calib_warnings warnings = {0};
+  gl_calib_run(run, ev, &warnings);
+  for (size_t i = 0; !quiet && i < warnings.len; i++) {
+    char *safe = gl_report_safe_text(warnings.data[i], strlen(warnings.data[i]));
+    fprintf(stderr, "gpulint: warning: %s\n", safe);
+    free(safe);
+  }
+  gl_calib_warnings_free(&warnings);
+}
 
 static void print_diags(const gl_diag_list *list) {
   char buf[2048];
@@ -180,6 +217,9 @@ static bool use_color(const gl_cli *cli, const char *output) {
 /* Lints, writes the report, and returns the exit status. */
 static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher *matcher) {
   double t0 = now_s();
+  bool bad_evidence;
+  gl_evidence *evidence = load_evidence(cli, &bad_evidence);
+  if (bad_evidence) return EXIT_ERROR;
   gl_walk_opts wopts = {(const char *const *)cli->excludes.data, cli->excludes.len,
                         cli->respect_gitignore};
   gl_walk_result walked = {0};
@@ -191,6 +231,7 @@ static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher 
   gl_run run = {0};
   run.srcroot = find_srcroot();
   gl_engine_run(walked.files.data, walked.files.len, set, matcher, &eopts, &run);
+  calibrate(&run, evidence, cli->quiet);
   run.elapsed_s = now_s() - t0;
 
   int status = EXIT_CLEAN;
@@ -220,6 +261,7 @@ static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher 
     status = EXIT_FINDINGS;
   if (walked.errors.len || gl_run_incomplete(&run)) status = EXIT_ERROR;
   gl_run_free(&run);
+  gl_evidence_free(evidence);
   gl_walk_result_free(&walked);
   return status;
 }

@@ -1,7 +1,8 @@
 /* json.c: the json format (after Ruff's): one array, in run order, of the unsuppressed findings
  * {"code", "name", "message", "severity", "filename", "location": {"row", "column"},
  *  "end_location": {"row", "column"}, "fingerprint"}; columns are 1-based code points, the
- * fingerprint is the primaryLocationLineHash (null when unknown). Notifications are not part of
+ * fingerprint is the primaryLocationLineHash (null when unknown). With --evidence a calibrated
+ * finding adds "evidence" {"metric", "value", "unit", "device", "defaultLevel"} and "rank". Notifications are not part of
  * it (main prints them to stderr; SARIF carries them).
  * Owns: that array. Not: locations (location.c). Threads: main thread; the cJSON tree never
  * leaves gl_json_write. */
@@ -37,8 +38,8 @@ static bool add_finding(cJSON *array, const char *path, const gl_finding *x) {
             add_point(o, "location", r->start_line, r->start_col_cp) &&
             add_point(o, "end_location", r->end_line, r->end_col_cp);
   if (!ok) return false;
-  if (x->line_hash) return add_text(o, "fingerprint", x->line_hash);
-  return cJSON_AddNullToObject(o, "fingerprint") != NULL;
+  ok = x->line_hash ? add_text(o, "fingerprint", x->line_hash) : cJSON_AddNullToObject(o, "fingerprint") != NULL;
+  return ok && gl_report__add_calibration(o, "evidence", x) && gl_report__add_rank(o, x);
 }
 
 int gl_json_write(FILE *out, const gl_run *run, const gl_report_opts *opts) {

@@ -58,6 +58,14 @@ gl_report__counts gl_report__count(const gl_run *run);
 /* The code frame of a finding in the full format (frame.c): gutter, source lines, carets. */
 void gl_report__frame(FILE *out, const gl_finding *x, const gl_report_opts *opts);
 
+/* Calibration (calib.c; no-ops for an uncalibrated finding or a run without evidence), each
+ * returning false when the tree could not be extended: o[key] = {"metric", "value", "unit",
+ * "device", "defaultLevel"}; o["rank"]; o["evidence"] = {"file", "version", "probe", "device"}. */
+struct cJSON;
+bool gl_report__add_calibration(struct cJSON *o, const char *key, const gl_finding *x);
+bool gl_report__add_rank(struct cJSON *o, const gl_finding *x);
+bool gl_report__add_evidence(struct cJSON *o, const gl_run *run);
+
 /* The writers; each returns 0 (report.c checks the stream for errors). */
 int gl_sarif_write(FILE *out, const gl_run *run, const gl_report_opts *opts);
 int gl_json_write(FILE *out, const gl_run *run, const gl_report_opts *opts);

@@ -1,7 +1,8 @@
 /* sarif.c: the SARIF 2.1.0 writer (one run, the form GitHub code scanning accepts).
  * Owns: the SARIF document: tool.driver with its rules (enabled or referenced, ruleIndex map) and
  *       notification descriptors, originalUriBaseIds %SRCROOT%, columnKind utf16CodeUnits,
- *       results with relatedLocations, partialFingerprints and inSource suppressions, and the invocation with
+ *       results with relatedLocations, partialFingerprints and inSource suppressions (and, when
+ *       calibrated, rank and properties), the run's properties.evidence, and the invocation with
  *       executionSuccessful, workingDirectory and toolExecutionNotifications. Deterministic:
  *       no time stamps. Checked with the SARIF 2.1.0 schema and the SARIF multitool (rule
  *       kinds Sarif and Gh, GH1001-GH1007 on): clean, except that GH1006 rejects a result in
@@ -262,7 +263,7 @@ static bool add_result(cJSON *results, const sarif_ctx *c, const gl_finding *x, 
   cJSON *o = push_object(results);
   if (!o || !add_text(o, "ruleId", x->rule->id) ||
       !add_num(o, "ruleIndex", (uint32_t)rule_index(c, x->rule)) ||
-      !cJSON_AddStringToObject(o, "level", sarif_level(x->level)) ||
+      !cJSON_AddStringToObject(o, "level", sarif_level(x->level)) || !gl_report__add_rank(o, x) ||
       !add_message(o, "message", x->message) || !add_location(o, uri, relative, &x->region) ||
       !add_related(o, x, uri, relative))
     return false;
@@ -270,10 +271,12 @@ static bool add_result(cJSON *results, const sarif_ctx *c, const gl_finding *x, 
     cJSON *fp = cJSON_AddObjectToObject(o, "partialFingerprints");
     if (!fp || !add_text(fp, "primaryLocationLineHash", x->line_hash)) return false;
   }
-  if (!x->suppressed) return true;
-  cJSON *sup = cJSON_AddArrayToObject(o, "suppressions");
-  cJSON *s = sup ? push_object(sup) : NULL;
-  return s && cJSON_AddStringToObject(s, "kind", "inSource");
+  if (x->suppressed) {
+    cJSON *sup = cJSON_AddArrayToObject(o, "suppressions");
+    cJSON *s = sup ? push_object(sup) : NULL;
+    if (!s || !cJSON_AddStringToObject(s, "kind", "inSource")) return false;
+  }
+  return gl_report__add_calibration(o, "properties", x);
 }
 
 static bool add_notification(cJSON *notes, const gl_notification *n, const char *uri,
@@ -336,7 +339,9 @@ static bool build_run(cJSON *run, const sarif_ctx *c, const char *version) {
   cJSON *results = cJSON_AddArrayToObject(run, "results");
   if (!results || !add_files(results, notes, c)) return false;
   if (cJSON_GetArraySize(notes) == 0) cJSON_DeleteItemFromObjectCaseSensitive(inv, "toolExecutionNotifications");
-  return true;
+  if (!c->run->evidence) return true;
+  cJSON *props = cJSON_AddObjectToObject(run, "properties");
+  return props && gl_report__add_evidence(props, c->run);
 }
 
 int gl_sarif_write(FILE *out, const gl_run *run, const gl_report_opts *opts) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # validate.sh GPULINT REPO: runs gpulint --format sarif over the bundled examples and the rule
-# fixtures (many files, findings, suppressions, a syntax-error notification), then validates the
-# log with the SARIF multitool (errors AND warnings of rule kinds Sarif and Gh count) and with the
+# fixtures (many files, findings, suppressions, a syntax-error notification), once as is and once
+# calibrated with --evidence (the H200-like fixture and the calibration test pack: ranks, result
+# properties, run properties.evidence), then validates each log with the SARIF multitool (errors AND warnings of rule kinds Sarif and Gh count) and with the
 # SARIF 2.1.0 JSON schema shipped in the multitool package. Exit 77 = validator missing (skip).
 set -u
 gpulint=$1; repo=$2
@@ -14,18 +15,28 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/src"
 cp -r "$repo/examples" "$repo/tests/rules/fixtures" "$tmp/src/"
 printf 'import cuspatial  # noqa: GPU102\nimport cuxfilter\ndef broken(:\n    pass\n' >"$tmp/src/mixed.py"
+printf 'import torch\nfor x in xs:\n    s += x.sum().item()\ny = torch.zeros(2, dtype=torch.float64)\n' >"$tmp/src/calib.py"
+evidence=$repo/tests/fixtures/evidence
 (cd "$tmp/src" && git init -q . && "$gpulint" --select ALL --format sarif -o "$tmp/run.sarif" . )
 rc=$?
 if [ $rc -ne 1 ]; then echo "FAIL: gpulint exited $rc, expected 1 (findings)"; exit 1; fi
+(cd "$tmp/src" && "$gpulint" --select ALL --rules "$evidence/pack" --evidence "$evidence/h200.json" -q \
+   --format sarif -o "$tmp/run-evidence.sarif" . )
+rc=$?
+if [ $rc -ne 1 ]; then echo "FAIL: gpulint --evidence exited $rc, expected 1 (findings)"; exit 1; fi
+grep -q '"rank":' "$tmp/run-evidence.sarif" || { echo "FAIL: no calibrated result in the --evidence run"; exit 1; }
 
 "$tool" export-validation-config "$tmp/config.xml" >/dev/null
 for gh in GH1001 GH1002 GH1003 GH1004 GH1005 GH1006 GH1007; do
   sed -i "/Key=\"$gh\./,/<\/Properties>/ s/Value=\"Default\"/Value=\"Error\"/" "$tmp/config.xml"
 done
-"$tool" validate "$tmp/run.sarif" --rule-kind "Sarif;Gh" -c "$tmp/config.xml" -o "$tmp/validation.sarif" \
-  >"$tmp/validate.out" 2>&1
 PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
-"$PY3" - "$tmp/validation.sarif" "$tmp/run.sarif" "$schema" <<'PY'
+status=0
+for log in run run-evidence; do
+echo "== $log.sarif"
+"$tool" validate "$tmp/$log.sarif" --rule-kind "Sarif;Gh" -c "$tmp/config.xml" -o "$tmp/validation-$log.sarif" \
+  >"$tmp/validate.out" 2>&1
+"$PY3" - "$tmp/validation-$log.sarif" "$tmp/$log.sarif" "$schema" <<'PY' || status=1
 import json, sys
 log = json.load(open(sys.argv[1]))
 problems = []
@@ -58,3 +69,5 @@ if results == 0:
     print("no results in the run: nothing was validated")
 sys.exit(1 if problems or errors or results == 0 else 0)
 PY
+done
+exit $status
