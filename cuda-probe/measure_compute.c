@@ -63,16 +63,18 @@ static int d2d_check_range(gp_run *r, const unsigned *dst, size_t first_word, un
   return 0;
 }
 
-static size_t d2d_size(gp_run *r) {
-  size_t size = r->quick ? 256 * GP_MiB : 1024 * GP_MiB;
+/* 1 GiB (quick 256 MiB), halved while the two buffers would take over half the free memory. */
+static int d2d_size(gp_run *r, size_t *size) {
   size_t free_b = 0, total_b = 0;
-  if (cudaMemGetInfo(&free_b, &total_b) != cudaSuccess) return size;
-  while (size > 64 * GP_MiB && 2 * size > free_b / 2) size /= 2;
-  return size;
+  GP_CK(r, "reading the device's free memory", cudaMemGetInfo(&free_b, &total_b));
+  *size = r->quick ? 256 * GP_MiB : 1024 * GP_MiB;
+  while (*size > 64 * GP_MiB && 2 * *size > free_b / 2) *size /= 2;
+  return 0;
 }
 
 int gp_measure_d2d(gp_run *r) {
-  size_t size = d2d_size(r);
+  size_t size = 0;
+  GP_TRY(d2d_size(r, &size));
   void *src = NULL, *dst = NULL;
   ev_pair e;
   GP_CK(r, "allocating device memory for the device-to-device copy", cudaMalloc(&src, size));

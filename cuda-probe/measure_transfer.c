@@ -156,15 +156,16 @@ static int bw_alloc(gp_run *r, bw_bufs *b) {
   if (!b->pageable_src || !b->pageable_dst)
     return gp_fail_set(r->fail, GP_EXIT_MEMORY, "allocating 2 x %zu MiB of pageable host memory "
                        "failed; free host memory or run with --quick", b->max / GP_MiB);
-  /* Writing every page now faults it in, so no copy pays the first-touch cost. */
+  /* Writing every page now faults it in, so no copy pays the first-touch cost (a non-zero fill:
+   * the compiler may turn malloc + memset(0) into calloc, which leaves the pages untouched). */
   fill_pattern(b->pageable_src, b->max);
-  memset(b->pageable_dst, 0, b->max);
+  memset(b->pageable_dst, 0xEE, b->max);
   GP_CK(r, "allocating pinned host memory for the bandwidth test",
         cudaMallocHost((void **)&b->pinned_src, b->max));
   GP_CK(r, "allocating pinned host memory for the bandwidth test",
         cudaMallocHost((void **)&b->pinned_dst, b->max));
   memcpy(b->pinned_src, b->pageable_src, b->max);
-  memset(b->pinned_dst, 0, b->max);
+  memset(b->pinned_dst, 0xEE, b->max);
   GP_CK(r, "allocating device memory for the bandwidth test", cudaMalloc(&b->dev, b->max));
   return 0;
 }

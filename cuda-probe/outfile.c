@@ -31,6 +31,10 @@ int gp_outfile_open(gp_outfile *o, const char *path, gp_fail *fail) {
   if (len == 0 || len + 16 > sizeof o->tmp)
     return gp_fail_set(fail, GP_EXIT_WRITE, "cannot write '%s': the path is empty or too long; "
                        "choose another with -o FILE", path);
+  struct stat st;
+  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    return gp_fail_set(fail, GP_EXIT_WRITE, "cannot write %s: it is a directory; choose a file "
+                       "with -o FILE", path);
   /* path + ".tmpXXXXXX" lies in path's own directory, so rename() replaces path atomically */
   snprintf(o->tmp, sizeof o->tmp, "%s.tmpXXXXXX", path);
   o->fd = mkstemp(o->tmp);

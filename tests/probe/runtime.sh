@@ -51,5 +51,12 @@ rc=$?
 grep -q "^gpulint-probe: cannot write $dir/missing/out.json: creating a temporary file next to it failed: " "$dir/stderr" ||
   complain "-o into a missing directory: $(cat "$dir/stderr")"
 
+mkdir -p "$dir/adir"
+"$probe" --quick -o "$dir/adir" > /dev/null 2> "$dir/stderr"
+rc=$?
+[ "$rc" = 9 ] || complain "-o a directory: exit $rc, expected 9"
+[ "$(cat "$dir/stderr")" = "gpulint-probe: cannot write $dir/adir: it is a directory; choose a file with -o FILE" ] ||
+  complain "-o a directory: $(cat "$dir/stderr")"
+
 [ "$fail" = 0 ] && echo "OK"
 exit $fail
