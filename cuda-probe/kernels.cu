@@ -35,6 +35,12 @@ __global__ void gp_fill_kernel(unsigned *p, size_t n) {
     p[i] = (unsigned)(i * 2654435761u);
 }
 
+/* 16-byte loads and stores, grid-stride: the copy an array library's kernels achieve. */
+__global__ void gp_copy_kernel(uint4 *dst, const uint4 *src, size_t n) {
+  size_t stride = (size_t)gridDim.x * blockDim.x;
+  for (size_t i = (size_t)blockIdx.x * blockDim.x + threadIdx.x; i < n; i += stride) dst[i] = src[i];
+}
+
 __device__ __forceinline__ float gp_fused(float a, float m, float c) { return fmaf(a, m, c); }
 __device__ __forceinline__ double gp_fused(double a, double m, double c) { return fma(a, m, c); }
 
@@ -43,7 +49,7 @@ __global__ void __launch_bounds__(GP_FMA_THREADS) gp_fma_kernel(int iters, T m, 
   T a[GP_FMA_CHAINS];
 #pragma unroll
   for (int k = 0; k < GP_FMA_CHAINS; k++) a[k] = (T)(k + 1);
-#pragma unroll 4
+#pragma unroll 16
   for (int i = 0; i < iters; i++) {
 #pragma unroll
     for (int k = 0; k < GP_FMA_CHAINS; k++) a[k] = gp_fused(a[k], m, c);
@@ -60,7 +66,7 @@ __global__ void __launch_bounds__(GP_FMA_THREADS) gp_hfma_kernel(int iters, floa
   __half2 a[GP_FMA_CHAINS];
 #pragma unroll
   for (int k = 0; k < GP_FMA_CHAINS; k++) a[k] = __floats2half2_rn(k * 0.25f, k * 0.25f + 0.125f);
-#pragma unroll 4
+#pragma unroll 16
   for (int i = 0; i < iters; i++) {
 #pragma unroll
     for (int k = 0; k < GP_FMA_CHAINS; k++) a[k] = __hfma2(a[k], m, c);
@@ -90,6 +96,11 @@ extern "C" cudaError_t gp_k_fill(cudaStream_t s, unsigned *p, size_t n) {
   if (blocks > 65535) blocks = 65535;
   if (blocks == 0) blocks = 1;
   gp_fill_kernel<<<(unsigned)blocks, 256, 0, s>>>(p, n);
+  return cudaGetLastError();
+}
+
+extern "C" cudaError_t gp_k_copy(cudaStream_t s, void *dst, const void *src, size_t bytes, int sms) {
+  gp_copy_kernel<<<sms * 8, 512, 0, s>>>((uint4 *)dst, (const uint4 *)src, bytes / 16);
   return cudaGetLastError();
 }
 

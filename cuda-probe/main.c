@@ -107,7 +107,7 @@ static int measure(gp_run *r, int n_total) {
   gp_progress("[5/%d] cudaMalloc and pool allocation", n_total);
   GP_TRY(gp_measure_alloc(r));
   gp_progress("[6/%d] device-to-device copy", n_total);
-  GP_TRY(gp_measure_d2d(r));
+  GP_TRY(gp_measure_d2d(r, d->sm_count));
   gp_progress("[7/%d] FMA throughput", n_total);
   GP_TRY(gp_measure_fma(r, d->cc_major, d->cc_minor, d->sm_count));
   GP_CK(r, "destroying the CUDA stream", cudaStreamDestroy(r->stream));

@@ -40,10 +40,15 @@ static int events_ms(gp_run *r, ev_pair *e, const char *doing, float *ms) {
 
 /* ---- device-to-device copy ------------------------------------------------------------------ */
 
-static int d2d_sample(gp_run *r, ev_pair *e, void *dst, const void *src, size_t size, double *gbps) {
+/* One copy of size bytes, with cudaMemcpyAsync (kernel = 0) or the probe's copy kernel. */
+static int d2d_sample(gp_run *r, ev_pair *e, void *dst, const void *src, size_t size, int kernel,
+                      int sms, double *gbps) {
   float ms = 0;
   GP_CK(r, "recording a CUDA event", cudaEventRecord(e->start, r->stream));
-  GP_CK(r, "copying device to device", cudaMemcpyAsync(dst, src, size, cudaMemcpyDeviceToDevice, r->stream));
+  if (kernel)
+    GP_CK(r, "copying device to device with a kernel", gp_k_copy(r->stream, dst, src, size, sms));
+  else
+    GP_CK(r, "copying device to device", cudaMemcpyAsync(dst, src, size, cudaMemcpyDeviceToDevice, r->stream));
   GP_CK(r, "recording a CUDA event", cudaEventRecord(e->stop, r->stream));
   GP_TRY(events_ms(r, e, "copying device to device", &ms));
   *gbps = ms > 0 ? 2.0 * (double)size / (ms * 1e-3) / 1e9 : 0;
@@ -63,45 +68,58 @@ static int d2d_check_range(gp_run *r, const unsigned *dst, size_t first_word, un
   return 0;
 }
 
-/* 1 GiB (quick 256 MiB), halved while the two buffers would take over half the free memory. */
+/* 4 GiB (quick 256 MiB), halved while the two buffers would take over half the free memory. */
 static int d2d_size(gp_run *r, size_t *size) {
   size_t free_b = 0, total_b = 0;
   GP_CK(r, "reading the device's free memory", cudaMemGetInfo(&free_b, &total_b));
-  *size = r->quick ? 256 * GP_MiB : 1024 * GP_MiB;
+  *size = r->quick ? 256 * GP_MiB : 4096 * GP_MiB;
   while (*size > 64 * GP_MiB && 2 * *size > free_b / 2) *size /= 2;
   return 0;
 }
 
-int gp_measure_d2d(gp_run *r) {
-  size_t size = 0;
-  GP_TRY(d2d_size(r, &size));
-  void *src = NULL, *dst = NULL;
+/* Samples one way of copying (kernel 0: cudaMemcpyAsync, 1: the copy kernel), checks the copy
+ * and records key. */
+static int d2d_measure(gp_run *r, void *dst, const void *src, size_t size, int kernel, int sms,
+                       const char *key) {
   ev_pair e;
-  GP_CK(r, "allocating device memory for the device-to-device copy", cudaMalloc(&src, size));
-  GP_CK(r, "allocating device memory for the device-to-device copy", cudaMalloc(&dst, size));
-  GP_CK(r, "filling device memory", gp_k_fill(r->stream, src, size / 4));
   GP_TRY(events_make(r, &e));
+  GP_CK(r, "clearing device memory", cudaMemsetAsync(dst, 0, size, r->stream));
   double gbps;
-  for (int i = 0; i < 2; i++) GP_TRY(d2d_sample(r, &e, dst, src, size, &gbps)); /* warm-up */
+  for (int i = 0; i < 2; i++) GP_TRY(d2d_sample(r, &e, dst, src, size, kernel, sms, &gbps)); /* warm-up */
   gp_sampler s;
   gp_sampler_start(&s, r, GP_KERNEL);
   while (!gp_sampler_done(&s, gp_now_s())) {
-    GP_TRY(d2d_sample(r, &e, dst, src, size, &gbps));
+    GP_TRY(d2d_sample(r, &e, dst, src, size, kernel, sms, &gbps));
     gp_sampler_add(&s, gbps);
   }
+  GP_TRY(events_free(r, &e));
   unsigned *host = malloc(CHECK_BYTES);
   if (!host) return gp_fail_set(r->fail, GP_EXIT_MEMORY, "allocating 1 MiB of host memory failed");
-  GP_TRY(d2d_check_range(r, dst, 0, host));
-  GP_TRY(d2d_check_range(r, dst, (size - CHECK_BYTES) / 4, host));
+  int rc = d2d_check_range(r, dst, 0, host);
+  if (rc == 0) rc = d2d_check_range(r, dst, (size - CHECK_BYTES) / 4, host);
   free(host);
-  GP_TRY(events_free(r, &e));
+  GP_TRY(rc);
+  char what[384];
+  snprintf(what, sizeof what, "device-to-device copy of %zu MiB with %s, bytes read + written "
+           "(2 x size) over CUDA event time; GB = 1e9 bytes%s", size / GP_MiB,
+           kernel ? "a 16-byte-vector grid-stride kernel (what array libraries' copies reach)"
+                  : "cudaMemcpyAsync",
+           r->quick ? " (quick mode: 256 MiB and fewer samples; full mode copies 4 GiB)" : "");
+  return gp_record(r, key, "GB/s", what, &s);
+}
+
+int gp_measure_d2d(gp_run *r, int sm_count) {
+  size_t size = 0;
+  GP_TRY(d2d_size(r, &size));
+  void *src = NULL, *dst = NULL;
+  GP_CK(r, "allocating device memory for the device-to-device copy", cudaMalloc(&src, size));
+  GP_CK(r, "allocating device memory for the device-to-device copy", cudaMalloc(&dst, size));
+  GP_CK(r, "filling device memory", gp_k_fill(r->stream, src, size / 4));
+  GP_TRY(d2d_measure(r, dst, src, size, 1, sm_count, "d2d_copy_GBps"));
+  GP_TRY(d2d_measure(r, dst, src, size, 0, sm_count, "d2d_memcpy_GBps"));
   GP_CK(r, "freeing device memory", cudaFree(src));
   GP_CK(r, "freeing device memory", cudaFree(dst));
-  char what[384];
-  snprintf(what, sizeof what, "device-to-device cudaMemcpyAsync of %zu MiB, bytes read + written "
-           "(2 x size) over CUDA event time; GB = 1e9 bytes%s", size / GP_MiB,
-           r->quick ? " (quick mode: 256 MiB and fewer samples; full mode copies 1 GiB)" : "");
-  return gp_record(r, "d2d_copy_GBps", "GB/s", what, &s);
+  return 0;
 }
 
 /* ---- FMA throughput ------------------------------------------------------------------------- */
