@@ -1,20 +1,22 @@
-/* context.c: context_init_ms from fresh processes (see context.h). Each child is a fork of the
- * probe taken before the probe made any CUDA call, so its first CUDA call starts CUDA from nothing,
- * as a new Python process does.
- * Owns: fork, the report pipe, waitpid; children leave with _exit (no CUDA teardown is timed).
+/* context.c: context_init_ms and context_init_held_ms from fresh processes (see context.h). Each
+ * child is the probe itself, forked and at once exec'd again as `gpulint-probe --context-child N`,
+ * so it starts with no CUDA state whatever the parent holds, as a new Python process does.
+ * Owns: fork + exec, the report pipe, waitpid; children leave with _exit (no CUDA teardown is
+ *       timed).
  * Not: the error classes (cuerr.c), the runtime's error names (fail.c).
  * Threads: call before any CUDA call in this process. */
 #include "context.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-enum { STAGE_COUNT = 0, STAGE_SET = 1, STAGE_FREE = 2 };
+enum { STAGE_COUNT = 0, STAGE_SET = 1, STAGE_FREE = 2, STAGE_EXEC = 3 };
 
 typedef struct ctx_report {
   int err;      /* cudaError_t of the failed call, 0 when all three succeeded */
@@ -40,7 +42,8 @@ static void write_all(int fd, const void *buf, size_t n) {
   }
 }
 
-static void child(int fd, int device) {
+void gp_context_child(const char *device_arg) {
+  int device = atoi(device_arg);
   ctx_report rep = {0, STAGE_COUNT, -1, 0};
   double t0 = now_ms();
   cudaError_t e = cudaGetDeviceCount(&rep.count);
@@ -55,9 +58,21 @@ static void child(int fd, int device) {
   }
   rep.ms = now_ms() - t0;
   rep.err = (int)e;
-  write_all(fd, &rep, sizeof rep);
-  close(fd);
+  write_all(STDOUT_FILENO, &rep, sizeof rep);
   _exit(0);
+}
+
+/* In the forked child: the report pipe becomes standard output and the probe runs again. */
+static void exec_child(int fd, int device) {
+  char dev[16];
+  snprintf(dev, sizeof dev, "%d", device);
+  if (dup2(fd, STDOUT_FILENO) >= 0) {
+    close(fd);
+    execl("/proc/self/exe", "gpulint-probe", "--context-child", dev, (char *)NULL);
+  }
+  ctx_report rep = {errno, STAGE_EXEC, -1, 0};
+  write_all(STDOUT_FILENO, &rep, sizeof rep);
+  _exit(127);
 }
 
 /* Reads one report; returns the bytes read (sizeof *rep when complete). */
@@ -89,7 +104,7 @@ static int run_child(int device, gp_fail *fail, ctx_report *rep) {
   }
   if (pid == 0) {
     close(fds[0]);
-    child(fds[1], device);
+    exec_child(fds[1], device);
   }
   close(fds[1]);
   size_t got = read_report(fds[0], rep);
@@ -106,6 +121,9 @@ static int run_child(int device, gp_fail *fail, ctx_report *rep) {
 }
 
 static int report_error(const ctx_report *rep, int device, gp_fail *fail) {
+  if (rep->stage == STAGE_EXEC)
+    return gp_fail_set(fail, GP_EXIT_CUDA, "starting a child process to time CUDA start-up failed: "
+                       "exec of /proc/self/exe gave errno %d; rerun the probe", rep->err);
   char doing[96];
   if (rep->stage == STAGE_COUNT) snprintf(doing, sizeof doing, "counting CUDA devices");
   else if (rep->stage == STAGE_SET) snprintf(doing, sizeof doing, "selecting CUDA device %d", device);
@@ -113,7 +131,7 @@ static int report_error(const ctx_report *rep, int device, gp_fail *fail) {
   return gp_fail_cuda(fail, doing, (cudaError_t)rep->err);
 }
 
-int gp_context_measure(int device, int n, int quick, gp_evidence *ev, gp_fail *fail,
+int gp_context_measure(int device, int n, int quick, int held, gp_evidence *ev, gp_fail *fail,
                        int *device_count) {
   double ms[GP_MAX_SAMPLES];
   if (n < 1) n = 1;
@@ -132,12 +150,17 @@ int gp_context_measure(int device, int n, int quick, gp_evidence *ev, gp_fail *f
                          rep.count == 1 ? "" : "s", rep.count - 1);
     ms[i] = rep.ms;
   }
-  char what[384];
+  const char *key = held ? "context_init_held_ms" : "context_init_ms";
+  char what[512];
   snprintf(what, sizeof what, "first CUDA call of a fresh process (cudaGetDeviceCount + "
-           "cudaSetDevice + cudaFree(0)), host clock, one sample per forked child process (%d)%s",
-           n, quick ? " (quick mode: 3 children; full mode forks 7)" : "");
-  if (gp_evidence_add(ev, "context_init_ms", "ms", what, ms, (size_t)n) != 0)
-    return gp_fail_set(fail, GP_EXIT_CHECK, "recording metric 'context_init_ms' failed: this is a "
-                       "bug in gpulint-probe, please report it");
+           "cudaSetDevice + cudaFree(0)), host clock, one sample per child process (%d), %s%s", n,
+           held ? "while the probe holds a context on the device (as when another CUDA process "
+                  "is running, or the driver is kept loaded)"
+                : "started before the probe touches CUDA (the cost a script pays when no other "
+                  "process holds the device and persistence mode is off)",
+           quick ? " (quick mode: 3 children; full mode starts 7)" : "");
+  if (gp_evidence_add(ev, key, "ms", what, ms, (size_t)n) != 0)
+    return gp_fail_set(fail, GP_EXIT_CHECK, "recording metric '%s' failed: this is a bug in "
+                       "gpulint-probe, please report it", key);
   return 0;
 }

@@ -32,7 +32,7 @@ void gp_evidence_init(gp_evidence *ev, const char *version) {
   d->clock_mhz = d->memory_clock_mhz = d->memory_bus_bits = -1;
   d->ecc = d->driver_version = d->runtime_version = -1;
   d->pci.link_gen = d->pci.link_width = d->pci.max_link_gen = d->pci.max_link_width = -1;
-  d->c2c_enabled = d->pageable_memory_access = -1;
+  d->c2c_enabled = d->pageable_memory_access = d->persistence_mode = -1;
 }
 
 double gp_unit_cap(const char *unit) {
@@ -236,6 +236,8 @@ static void put_device(FILE *f, const gp_device_facts *d) {
   else fprintf(f, "{\"enabled\": %s}", d->c2c_enabled ? "true" : "false");
   fputs(",\n    \"pageable_memory_access\": ", f);
   put_bool_or_null(f, d->pageable_memory_access);
+  fputs(",\n    \"persistence_mode\": ", f);
+  put_bool_or_null(f, d->persistence_mode);
   fputs("\n  },\n", f);
 }
 

@@ -38,6 +38,7 @@ typedef struct gp_device_facts {
   gp_pci pci;
   int c2c_enabled;                 /* -1 writes "c2c": null, else {"enabled": bool} */
   int pageable_memory_access;      /* -1, 0 or 1 */
+  int persistence_mode;            /* NVML's persistence mode: -1 unknown, 0 off, 1 on */
 } gp_device_facts;
 
 typedef struct gp_metric {

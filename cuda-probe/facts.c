@@ -90,6 +90,8 @@ static void nvml_read(void *lib, gp_device_facts *d) {
   d->pci.link_width = nvml_uint(lib, "nvmlDeviceGetCurrPcieLinkWidth", dev);
   d->pci.max_link_gen = nvml_uint(lib, "nvmlDeviceGetMaxPcieLinkGeneration", dev);
   d->pci.max_link_width = nvml_uint(lib, "nvmlDeviceGetMaxPcieLinkWidth", dev);
+  int persistence = nvml_uint(lib, "nvmlDeviceGetPersistenceMode", dev); /* nvmlEnableState_t */
+  if (persistence >= 0) d->persistence_mode = persistence ? 1 : 0;
   nvml_c2c_fn c2c = NULL;
   nvml_c2c_mode_v1 mode = {0};
   if (sym(lib, "nvmlDeviceGetC2cModeInfoV", &c2c, sizeof c2c) && c2c(dev, &mode) == 0)

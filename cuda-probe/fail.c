@@ -52,8 +52,8 @@ int gp_record(gp_run *r, const char *key, const char *unit, const char *what, co
  * per sample, so their samples are cheap and many. */
 void gp_sampler_start(gp_sampler *s, const gp_run *r, enum gp_kind kind) {
   static const struct { size_t min, max; double budget; } full[] = {
-      [GP_LATENCY] = {50, 300, 1.5}, [GP_BANDWIDTH] = {30, 80, 3.0},
-      [GP_KERNEL] = {15, 40, 2.0}, [GP_ALLOC] = {15, 60, 1.0},
+      [GP_LATENCY] = {150, 600, 3.0}, [GP_BANDWIDTH] = {30, 80, 3.0},
+      [GP_KERNEL] = {40, 100, 4.0}, [GP_ALLOC] = {40, 150, 2.0},
   };
   static const struct { size_t min, max; double budget; } quick[] = {
       [GP_LATENCY] = {10, 40, 0.15}, [GP_BANDWIDTH] = {5, 10, 0.2},

@@ -33,9 +33,9 @@ cudaError_t gp_k_spin(cudaStream_t s, unsigned long long ns, unsigned long long 
 /* p[i] = (unsigned)(i * 2654435761u) for i < n. */
 cudaError_t gp_k_fill(cudaStream_t s, unsigned *p, size_t n);
 
-/* dst[i] = src[i] over bytes / 16 16-byte words (bytes a multiple of 16, both 16-byte aligned),
- * grid-stride with 8 blocks of 512 threads per SM. */
-cudaError_t gp_k_copy(cudaStream_t s, void *dst, const void *src, size_t bytes, int sms);
+/* dst[i] = src[i] over bytes / 16 16-byte words (bytes a multiple of 16, both 16-byte aligned):
+ * blocks of 256 threads, 4 words per thread, one pass. */
+cudaError_t gp_k_copy(cudaStream_t s, void *dst, const void *src, size_t bytes);
 
 /* Blocks per SM that fit at once for an FMA kernel of GP_FMA_THREADS threads (>= 1). */
 cudaError_t gp_k_fma_blocks_per_sm(enum gp_fma_type t, int *blocks);

@@ -107,7 +107,7 @@ static int measure(gp_run *r, int n_total) {
   gp_progress("[5/%d] cudaMalloc and pool allocation", n_total);
   GP_TRY(gp_measure_alloc(r));
   gp_progress("[6/%d] device-to-device copy", n_total);
-  GP_TRY(gp_measure_d2d(r, d->sm_count));
+  GP_TRY(gp_measure_d2d(r));
   gp_progress("[7/%d] FMA throughput", n_total);
   GP_TRY(gp_measure_fma(r, d->cc_major, d->cc_minor, d->sm_count));
   GP_CK(r, "destroying the CUDA stream", cudaStreamDestroy(r->stream));
@@ -129,6 +129,7 @@ static int fail_exit(const gp_fail *fail, gp_outfile *out) {
 }
 
 int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--context-child") == 0) gp_context_child(argv[2]);
   opts o = {0, 0, 0, "gpulint-evidence.json"};
   int pr = parse_args(argc, argv, &o);
   if (pr == PARSE_EXIT_OK) return GP_EXIT_OK;
@@ -147,11 +148,14 @@ int main(int argc, char **argv) {
   gp_evidence_init(ev, GP_VERSION);
   snprintf(ev->mode, sizeof ev->mode, "%s", o.quick ? "quick" : "full");
   int count = 0;
-  if (gp_context_measure(o.device, o.quick ? 3 : 7, o.quick, ev, &fail, &count) != 0)
+  if (gp_context_measure(o.device, o.quick ? 3 : 7, o.quick, 0, ev, &fail, &count) != 0)
     return fail_exit(&fail, &out);
 
   gp_run run = {o.quick, o.device, NULL, ev, &fail};
   if (measure(&run, 7) != 0) return fail_exit(&fail, &out);
+  /* The same start-up while this process holds a context: the device is already initialized. */
+  if (gp_context_measure(o.device, o.quick ? 3 : 7, o.quick, 1, ev, &fail, &count) != 0)
+    return fail_exit(&fail, &out);
   stamp(ev, gp_now_s() - t0);
   char why[512];
   if (gp_evidence_check(ev, why, sizeof why) != 0) {

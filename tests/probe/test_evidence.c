@@ -64,7 +64,8 @@ static void test_exact_text(void **state) {
       "    \"runtime_version\": null,\n"
       "    \"pci\": null,\n"
       "    \"c2c\": null,\n"
-      "    \"pageable_memory_access\": null\n"
+      "    \"pageable_memory_access\": null,\n"
+      "    \"persistence_mode\": null\n"
       "  },\n"
       "  \"metrics\": {\n"
       "    \"k_us\": {\"unit\": \"us\", \"median\": 2, \"p10\": 1.2, \"p90\": 2.8, \"samples\": 3, "
@@ -83,7 +84,7 @@ static void test_known_facts(void **state) {
   d->index = 1;
   d->cc_major = 9, d->cc_minor = 0, d->sm_count = 132;
   d->memory_bytes = 150121971712ull, d->l2_bytes = 62914560;
-  d->ecc = 1, d->pageable_memory_access = 0;
+  d->ecc = 1, d->pageable_memory_access = 0, d->persistence_mode = 1;
   d->driver_version = 13000, d->runtime_version = 12040;
   d->pci.known = 1;
   strcpy(d->pci.bus_id, "00000000:1B:00.0");
@@ -104,7 +105,8 @@ static void test_known_facts(void **state) {
   assert_non_null(strstr(text, "\"pci\": {\"bus_id\": \"00000000:1B:00.0\", \"link_gen\": 5, "
                                "\"link_width\": 16, \"max_link_gen\": 5, \"max_link_width\": null},"));
   assert_non_null(strstr(text, "\"c2c\": {\"enabled\": false},"));
-  assert_non_null(strstr(text, "\"pageable_memory_access\": false\n"));
+  assert_non_null(strstr(text, "\"pageable_memory_access\": false,\n"));
+  assert_non_null(strstr(text, "\"persistence_mode\": true\n"));
   assert_non_null(strstr(text, "\"big_us\": {\"unit\": \"us\", \"median\": 1.23457e+06, \"p10\": "
                                "1.23457e+06, \"p90\": 1.23457e+06, \"samples\": 1}\n"));
   free(text);
