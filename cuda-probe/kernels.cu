@@ -35,27 +35,6 @@ __global__ void gp_fill_kernel(unsigned *p, size_t n) {
     p[i] = (unsigned)(i * 2654435761u);
 }
 
-/* 16-byte loads and stores, GP_COPY_UNROLL per thread (all loads first, so each thread keeps
- * several in flight), one pass over the buffer: the shape of an array library's copy kernel. */
-#define GP_COPY_UNROLL 4
-#define GP_COPY_THREADS 256
-
-__global__ void __launch_bounds__(GP_COPY_THREADS)
-    gp_copy_kernel(uint4 *__restrict__ dst, const uint4 *__restrict__ src, size_t n) {
-  size_t base = (size_t)blockIdx.x * GP_COPY_THREADS * GP_COPY_UNROLL + threadIdx.x;
-  uint4 v[GP_COPY_UNROLL];
-#pragma unroll
-  for (int k = 0; k < GP_COPY_UNROLL; k++) {
-    size_t i = base + (size_t)k * GP_COPY_THREADS;
-    if (i < n) v[k] = src[i];
-  }
-#pragma unroll
-  for (int k = 0; k < GP_COPY_UNROLL; k++) {
-    size_t i = base + (size_t)k * GP_COPY_THREADS;
-    if (i < n) dst[i] = v[k];
-  }
-}
-
 __device__ __forceinline__ float gp_fused(float a, float m, float c) { return fmaf(a, m, c); }
 __device__ __forceinline__ double gp_fused(double a, double m, double c) { return fma(a, m, c); }
 
@@ -111,15 +90,6 @@ extern "C" cudaError_t gp_k_fill(cudaStream_t s, unsigned *p, size_t n) {
   if (blocks > 65535) blocks = 65535;
   if (blocks == 0) blocks = 1;
   gp_fill_kernel<<<(unsigned)blocks, 256, 0, s>>>(p, n);
-  return cudaGetLastError();
-}
-
-extern "C" cudaError_t gp_k_copy(cudaStream_t s, void *dst, const void *src, size_t bytes) {
-  size_t n = bytes / 16, per_block = (size_t)GP_COPY_THREADS * GP_COPY_UNROLL;
-  size_t blocks = (n + per_block - 1) / per_block;
-  if (blocks == 0) blocks = 1;
-  if (blocks > 0x7fffffffu) return cudaErrorInvalidValue;
-  gp_copy_kernel<<<(unsigned)blocks, GP_COPY_THREADS, 0, s>>>((uint4 *)dst, (const uint4 *)src, n);
   return cudaGetLastError();
 }
 

@@ -1,6 +1,6 @@
 /* kernels.h: the probe's device kernels, reached from C through extern "C" launch wrappers.
  * Owns: the empty kernel, the fixed-duration spin kernel, the FMA throughput kernels (float,
- *       double, half2), the pattern fill, the vectorized copy, and their grid sizes.
+ *       double, half2), the pattern fill, and their grid sizes.
  * Not: timing (measure_*.c), error sentences (fail.c). Each wrapper returns the launch status
  *      (cudaGetLastError after the launches); execution errors appear at the caller's synchronize.
  * Threads: wrappers are called from the probe's one host thread. */
@@ -32,10 +32,6 @@ cudaError_t gp_k_spin(cudaStream_t s, unsigned long long ns, unsigned long long 
 
 /* p[i] = (unsigned)(i * 2654435761u) for i < n. */
 cudaError_t gp_k_fill(cudaStream_t s, unsigned *p, size_t n);
-
-/* dst[i] = src[i] over bytes / 16 16-byte words (bytes a multiple of 16, both 16-byte aligned):
- * blocks of 256 threads, 4 words per thread, one pass. */
-cudaError_t gp_k_copy(cudaStream_t s, void *dst, const void *src, size_t bytes);
 
 /* Blocks per SM that fit at once for an FMA kernel of GP_FMA_THREADS threads (>= 1). */
 cudaError_t gp_k_fma_blocks_per_sm(enum gp_fma_type t, int *blocks);

@@ -40,15 +40,10 @@ static int events_ms(gp_run *r, ev_pair *e, const char *doing, float *ms) {
 
 /* ---- device-to-device copy ------------------------------------------------------------------ */
 
-/* One copy of size bytes, with cudaMemcpyAsync (kernel = 0) or the probe's copy kernel. */
-static int d2d_sample(gp_run *r, ev_pair *e, void *dst, const void *src, size_t size, int kernel,
-                      double *gbps) {
+static int d2d_sample(gp_run *r, ev_pair *e, void *dst, const void *src, size_t size, double *gbps) {
   float ms = 0;
   GP_CK(r, "recording a CUDA event", cudaEventRecord(e->start, r->stream));
-  if (kernel)
-    GP_CK(r, "copying device to device with a kernel", gp_k_copy(r->stream, dst, src, size));
-  else
-    GP_CK(r, "copying device to device", cudaMemcpyAsync(dst, src, size, cudaMemcpyDeviceToDevice, r->stream));
+  GP_CK(r, "copying device to device", cudaMemcpyAsync(dst, src, size, cudaMemcpyDeviceToDevice, r->stream));
   GP_CK(r, "recording a CUDA event", cudaEventRecord(e->stop, r->stream));
   GP_TRY(events_ms(r, e, "copying device to device", &ms));
   *gbps = ms > 0 ? 2.0 * (double)size / (ms * 1e-3) / 1e9 : 0;
@@ -77,19 +72,17 @@ static int d2d_size(gp_run *r, size_t *size) {
   return 0;
 }
 
-/* Samples one way of copying (kernel 0: cudaMemcpyAsync, 1: the copy kernel), checks the copy
- * and records key. */
-static int d2d_measure(gp_run *r, void *dst, const void *src, size_t size, int kernel,
-                       const char *key) {
+/* Samples the copy, checks it and records d2d_copy_GBps. */
+static int d2d_measure(gp_run *r, void *dst, const void *src, size_t size) {
   ev_pair e;
   GP_TRY(events_make(r, &e));
   GP_CK(r, "clearing device memory", cudaMemsetAsync(dst, 0, size, r->stream));
   double gbps;
-  for (int i = 0; i < 2; i++) GP_TRY(d2d_sample(r, &e, dst, src, size, kernel, &gbps)); /* warm-up */
+  for (int i = 0; i < 2; i++) GP_TRY(d2d_sample(r, &e, dst, src, size, &gbps)); /* warm-up */
   gp_sampler s;
   gp_sampler_start(&s, r, GP_KERNEL);
   while (!gp_sampler_done(&s, gp_now_s())) {
-    GP_TRY(d2d_sample(r, &e, dst, src, size, kernel, &gbps));
+    GP_TRY(d2d_sample(r, &e, dst, src, size, &gbps));
     gp_sampler_add(&s, gbps);
   }
   GP_TRY(events_free(r, &e));
@@ -100,12 +93,10 @@ static int d2d_measure(gp_run *r, void *dst, const void *src, size_t size, int k
   free(host);
   GP_TRY(rc);
   char what[384];
-  snprintf(what, sizeof what, "device-to-device copy of %zu MiB with %s, bytes read + written "
+  snprintf(what, sizeof what, "device-to-device cudaMemcpyAsync of %zu MiB, bytes read + written "
            "(2 x size) over CUDA event time; GB = 1e9 bytes%s", size / GP_MiB,
-           kernel ? "a kernel of 16-byte loads and stores, 4 per thread (the shape of array libraries' copies)"
-                  : "cudaMemcpyAsync",
            r->quick ? " (quick mode: 256 MiB and fewer samples; full mode copies 4 GiB)" : "");
-  return gp_record(r, key, "GB/s", what, &s);
+  return gp_record(r, "d2d_copy_GBps", "GB/s", what, &s);
 }
 
 int gp_measure_d2d(gp_run *r) {
@@ -115,8 +106,7 @@ int gp_measure_d2d(gp_run *r) {
   GP_CK(r, "allocating device memory for the device-to-device copy", cudaMalloc(&src, size));
   GP_CK(r, "allocating device memory for the device-to-device copy", cudaMalloc(&dst, size));
   GP_CK(r, "filling device memory", gp_k_fill(r->stream, src, size / 4));
-  GP_TRY(d2d_measure(r, dst, src, size, 1, "d2d_copy_GBps"));
-  GP_TRY(d2d_measure(r, dst, src, size, 0, "d2d_memcpy_GBps"));
+  GP_TRY(d2d_measure(r, dst, src, size));
   GP_CK(r, "freeing device memory", cudaFree(src));
   GP_CK(r, "freeing device memory", cudaFree(dst));
   return 0;

@@ -73,7 +73,7 @@ int gp_measure_bandwidth(gp_run *r);    /* measure_transfer.c: h2d/d2h pageable/
 int gp_measure_launch(gp_run *r);       /* measure_launch.c: launch_async/sync, sync_idle */
 int gp_measure_fixed_kernel(gp_run *r); /* measure_launch.c: fixed_kernel_*, timer_underreport_x */
 int gp_measure_alloc(gp_run *r);        /* measure_alloc.c: cudaMalloc_free_*, pool_alloc_* */
-int gp_measure_d2d(gp_run *r); /* measure_compute.c: d2d_copy_GBps, d2d_memcpy_GBps */
+int gp_measure_d2d(gp_run *r); /* measure_compute.c: d2d_copy_GBps */
 int gp_measure_fma(gp_run *r, int cc_major, int cc_minor, int sm_count); /* measure_compute.c */
 
 #endif
