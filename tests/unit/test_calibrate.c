@@ -126,8 +126,8 @@ static void test_rank(void **state) {
 static void test_cost(void **state) {
   (void)state;
   gl_metric m = {"item_roundtrip_us", GL_UNIT_US, 11.6, 11, 12, 200};
-  char *s = gl_calib_cost(&roundtrip, &m, "NVIDIA H200");
-  assert_string_equal(s, "pays 11.6 \xC2\xB5s on NVIDIA H200; 10,000 pay 116 ms");
+  char *s = gl_calib_cost(&roundtrip, &m, "Synthetic H200-like GPU");
+  assert_string_equal(s, "pays 11.6 \xC2\xB5s on Synthetic H200-like GPU; 10,000 pay 116 ms");
   free(s);
   gl_metric ms = {"context_init_ms", GL_UNIT_MS, 302, 290, 320, 7};
   gl_evidence_binding init = {"context_init_ms", 1000, 100, true, "{total} for 8 { braces } {} {", 8};
@@ -135,8 +135,8 @@ static void test_cost(void **state) {
   assert_string_equal(s, "2.42 s for 8 { braces } {} {");
   free(s);
   gl_metric r = {"fp64_to_fp32_ratio", GL_UNIT_RATIO, 0.015625, 0.0156, 0.0157, 5};
-  s = gl_calib_cost(&fp64, &r, "NVIDIA GeForce RTX 4070");
-  assert_string_equal(s, "FP64 runs at 0.0156 of FP32 on NVIDIA GeForce RTX 4070");
+  s = gl_calib_cost(&fp64, &r, "Synthetic GPU, FP64 at 1/64");
+  assert_string_equal(s, "FP64 runs at 0.0156 of FP32 on Synthetic GPU, FP64 at 1/64");
   free(s);
 }
 
@@ -200,13 +200,13 @@ static void test_run_h200(void **state) {
   assert_ptr_equal(fx.run.evidence, ev);
   const gl_finding *x = fx.run.files.data[0].findings.data;
   assert_int_equal(x[0].level, GL_LEVEL_WARNING); /* 8.1 us: between 2 and 20 */
-  assert_string_equal(x[0].message, "msg; pays 8.1 \xC2\xB5s on NVIDIA H200; 10,000 pay 81 ms");
+  assert_string_equal(x[0].message, "msg; pays 8.1 \xC2\xB5s on Synthetic H200-like GPU; 10,000 pay 81 ms");
   assert_non_null(x[0].calib);
   assert_true(x[0].calib->rank == 55.4);
   assert_true(x[0].calib->value == 8.1);
   assert_string_equal(x[0].calib->metric, "item_roundtrip_us");
   assert_string_equal(x[0].calib->unit, "us");
-  assert_string_equal(x[0].calib->device, "NVIDIA H200");
+  assert_string_equal(x[0].calib->device, "Synthetic H200-like GPU");
   assert_int_equal(x[0].calib->default_level, GL_LEVEL_NOTE);
   assert_non_null(x[1].calib); /* suppressed findings are calibrated too */
   assert_int_equal(x[1].level, GL_LEVEL_WARNING);
@@ -217,7 +217,7 @@ static void test_run_h200(void **state) {
   assert_string_equal(x[3].message, "msg");
   assert_null(x[4].calib);     /* {total} over GB/s */
   assert_int_equal(x[5].level, GL_LEVEL_NOTE); /* FP64 at 0.502 of FP32 */
-  assert_string_equal(x[5].message, "msg; FP64 runs at 0.502 of FP32 on NVIDIA H200");
+  assert_string_equal(x[5].message, "msg; FP64 runs at 0.502 of FP32 on Synthetic H200-like GPU");
   assert_true(x[5].calib->rank == 0.0);
   assert_string_equal(x[5].calib->unit, "ratio");
   assert_int_equal(w.len, 2);
@@ -246,7 +246,7 @@ static void test_run_consumer(void **state) {
   assert_true(x[0].calib->rank == 78.4);        /* 25 + 50 * log10(11.7) = 78.41 */
   assert_int_equal(x[5].level, GL_LEVEL_ERROR); /* 1/64 <= 1/16 */
   assert_true(x[5].calib->rank == 100.0);
-  assert_string_equal(x[5].message, "msg; FP64 runs at 0.0156 of FP32 on NVIDIA GeForce RTX 4070");
+  assert_string_equal(x[5].message, "msg; FP64 runs at 0.0156 of FP32 on Synthetic GPU, FP64 at 1/64");
   assert_int_equal(w.len, 1);
   assert_string_equal(w.data[0], "evidence " FIXTURES "consumer.json has no metric 'd2h_pinned_us'; "
                                  "GPU903 keeps its default level");

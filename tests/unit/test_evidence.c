@@ -29,11 +29,11 @@ static void test_valid_h200(void **state) {
   assert_non_null(ev);
   assert_string_equal(ev->path, FIXTURES "h200.json");
   assert_int_equal(ev->version, 1);
-  assert_string_equal(ev->device_name, "NVIDIA H200");
+  assert_string_equal(ev->device_name, "Synthetic H200-like GPU");
   assert_string_equal(ev->probe_json, "{\"name\":\"gpulint-probe\",\"version\":\"0.1.0\",\"mode\":\"full\","
                                       "\"created\":\"2026-11-29T23:10:00Z\",\"duration_s\":41.2}");
   assert_string_equal(ev->device_json,
-                      "{\"index\":0,\"name\":\"NVIDIA H200\",\"cc\":\"9.0\",\"sm_count\":132,"
+                      "{\"index\":0,\"name\":\"Synthetic H200-like GPU\",\"cc\":\"9.0\",\"sm_count\":132,"
                       "\"memory_bytes\":150121971712,\"l2_bytes\":62914560,\"clock_mhz\":1980,"
                       "\"memory_clock_mhz\":3201,\"memory_bus_bits\":6144,\"ecc\":true,"
                       "\"driver_version\":\"13.0\",\"runtime_version\":\"13.0\",\"pci\":{\"bus_id\":"
@@ -66,7 +66,7 @@ static void test_valid_consumer(void **state) {
   gl_diag err = {0};
   gl_evidence *ev = gl_evidence_load(FIXTURES "consumer.json", &err);
   assert_non_null(ev);
-  assert_string_equal(ev->device_name, "NVIDIA GeForce RTX 4070");
+  assert_string_equal(ev->device_name, "Synthetic GPU, FP64 at 1/64");
   assert_int_equal(ev->metrics.len, 3);
   const gl_metric *m = gl_evidence_metric(ev, "fp64_to_fp32_ratio");
   assert_non_null(m);
@@ -112,7 +112,7 @@ static void test_fixture_errors(void **state) {
 
 /* A valid document whose parts can be replaced: head, device, metric body, tail. */
 #define HEAD "{\"schema\": \"gpulint-evidence\", \"version\": 1,\n \"probe\": {},\n"
-#define DEVICE " \"device\": {\"name\": \"NVIDIA H200\"},\n"
+#define DEVICE " \"device\": {\"name\": \"Synthetic H200-like GPU\"},\n"
 #define METRIC "{\"unit\": \"us\", \"median\": 8.1, \"p10\": 7.9, \"p90\": 8.6, \"samples\": 200}"
 #define METRICS(body) " \"metrics\": {\"item_roundtrip_us\": " body "}\n}\n"
 /* Columns on line 4 of such a document: the metric's '{' is column 35. */
