@@ -13,11 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
 #include "calibrate.h"
-
-#define FIXTURES GL_SOURCE_DIR "/tests/fixtures/evidence/"
+#include "evidence_fixture.h"
 
 static void check_number(double v, const char *want) {
   char buf[GL_CALIB_FIG_MAX];
@@ -190,9 +187,7 @@ static void fixture_free(fixture *fx) {
 
 static void test_run_h200(void **state) {
   (void)state;
-  gl_diag err = {0};
-  gl_evidence *ev = gl_evidence_load(FIXTURES "h200.json", &err);
-  assert_non_null(ev);
+  gl_evidence *ev = load_fixture("h200.json");
   fixture fx;
   fixture_init(&fx);
   gl_calib_warnings w = {0};
@@ -232,9 +227,7 @@ static void test_run_h200(void **state) {
 
 static void test_run_consumer(void **state) {
   (void)state;
-  gl_diag err = {0};
-  gl_evidence *ev = gl_evidence_load(FIXTURES "consumer.json", &err);
-  assert_non_null(ev);
+  gl_evidence *ev = load_fixture("consumer.json");
   fixture fx;
   fixture_init(&fx);
   fx.rules[3].enabled = false; /* a disabled rule's missing metric is not worth a warning */
@@ -261,12 +254,8 @@ static void test_run_consumer(void **state) {
   gl_calibration_free(NULL);
 }
 
-static void *test_json_malloc(size_t n) { return _test_malloc(n, __FILE__, __LINE__); }
-static void test_json_free(void *p) { _test_free(p, __FILE__, __LINE__); }
-
 int main(void) {
-  cJSON_Hooks hooks = {test_json_malloc, test_json_free};
-  cJSON_InitHooks(&hooks);
+  use_test_json_hooks();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_number),  cmocka_unit_test(test_value),   cmocka_unit_test(test_time),
       cmocka_unit_test(test_level),   cmocka_unit_test(test_rank),    cmocka_unit_test(test_cost),

@@ -15,18 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
-#include "evidence.h"
-
-#define FIXTURES GL_SOURCE_DIR "/tests/fixtures/evidence/"
+#include "evidence_fixture.h"
 
 static void test_valid_h200(void **state) {
   (void)state;
-  gl_diag err = {0};
-  gl_evidence *ev = gl_evidence_load(FIXTURES "h200.json", &err);
-  if (!ev) print_message("%s:%u:%u: %s\n", err.path, err.line, err.col, err.msg);
-  assert_non_null(ev);
+  gl_evidence *ev = load_fixture("h200.json");
   assert_string_equal(ev->path, FIXTURES "h200.json");
   assert_int_equal(ev->version, 1);
   assert_string_equal(ev->device_name, "Synthetic H200-like GPU");
@@ -63,9 +56,7 @@ static void test_valid_h200(void **state) {
 
 static void test_valid_consumer(void **state) {
   (void)state;
-  gl_diag err = {0};
-  gl_evidence *ev = gl_evidence_load(FIXTURES "consumer.json", &err);
-  assert_non_null(ev);
+  gl_evidence *ev = load_fixture("consumer.json");
   assert_string_equal(ev->device_name, "Synthetic GPU, FP64 at 1/64");
   assert_int_equal(ev->metrics.len, 3);
   const gl_metric *m = gl_evidence_metric(ev, "fp64_to_fp32_ratio");
@@ -80,14 +71,8 @@ static void expect_file_error(const char *name, uint32_t line, uint32_t col, con
   char path[1024];
   snprintf(path, sizeof path, "%s%s", FIXTURES, name);
   gl_diag err = {0};
-  gl_evidence *ev = gl_evidence_load(path, &err);
-  if (ev || err.line != line || err.col != col || strcmp(err.msg, msg) != 0)
-    print_message("%s: got %u:%u: %s\n", name, err.line, err.col, err.msg);
-  assert_null(ev);
-  assert_string_equal(err.path, path);
-  assert_string_equal(err.msg, msg);
-  assert_int_equal(err.line, line);
-  assert_int_equal(err.col, col);
+  assert_null(gl_evidence_load(path, &err));
+  assert_diag(&err, path, line, col, msg);
 }
 
 static void test_fixture_errors(void **state) {
@@ -119,14 +104,8 @@ static void test_fixture_errors(void **state) {
 
 static void expect_text_error(const char *text, size_t len, uint32_t line, uint32_t col, const char *msg) {
   gl_diag err = {0};
-  gl_evidence *ev = gl_evidence_parse("ev.json", text, len, &err);
-  if (ev || err.line != line || err.col != col || strcmp(err.msg, msg) != 0)
-    print_message("got %u:%u: %s\n", err.line, err.col, err.msg);
-  assert_null(ev);
-  assert_string_equal(err.path, "ev.json");
-  assert_string_equal(err.msg, msg);
-  assert_int_equal(err.line, line);
-  assert_int_equal(err.col, col);
+  assert_null(gl_evidence_parse("ev.json", text, len, &err));
+  assert_diag(&err, "ev.json", line, col, msg);
 }
 
 static void expect_error(const char *text, uint32_t line, uint32_t col, const char *msg) {
@@ -266,12 +245,8 @@ static void test_units(void **state) {
   assert_false(gl_unit_is_time(GL_UNIT_X) || gl_unit_is_time(GL_UNIT_GBPS));
 }
 
-static void *test_json_malloc(size_t n) { return _test_malloc(n, __FILE__, __LINE__); }
-static void test_json_free(void *p) { _test_free(p, __FILE__, __LINE__); }
-
 int main(void) {
-  cJSON_Hooks hooks = {test_json_malloc, test_json_free};
-  cJSON_InitHooks(&hooks);
+  use_test_json_hooks();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_valid_h200),
       cmocka_unit_test(test_valid_consumer),

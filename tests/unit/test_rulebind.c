@@ -12,10 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cjson/cJSON.h>
-
-#include "rules.h"
-#include "text_fixture.h"
+#include "rules_fixture.h"
 
 static const char pack_readme[] =
     "# Demo pack\n"
@@ -63,47 +60,18 @@ static const char rule_md[] =
     "((call) @hit)\n"
     "```\n";
 
-static gl_ruleset *load_text(const char *text, gl_diag_list *errs, int *rc) {
-  gl_rule_file files[] = {{"p/demo/README.md", pack_readme, strlen(pack_readme)},
-                          {"p/demo/GPU901.md", text, strlen(text)}};
-  gl_ruleset *set = gl_rules_new();
-  *rc = gl_rules_add_files(set, files, 2, errs);
-  return set;
-}
-
 /* Loads rule_md edited from -> to and expects exactly one error at line:col with msg. */
 static void expect_edit_error(const char *from, const char *to, uint32_t line, uint32_t col,
                               const char *msg) {
   char *text = edit(rule_md, from, to);
-  gl_diag_list errs = {0};
-  int rc;
-  gl_ruleset *set = load_text(text, &errs, &rc);
-  if (!(errs.len == 1 && strcmp(errs.data[0].msg, msg) == 0 && errs.data[0].line == line &&
-        errs.data[0].col == col))
-    print_errors(&errs);
-  assert_int_equal(rc, GL_EINVAL);
-  assert_int_equal(errs.len, 1);
-  assert_string_equal(errs.data[0].path, "p/demo/GPU901.md");
-  assert_string_equal(errs.data[0].msg, msg);
-  assert_int_equal(errs.data[0].line, line);
-  assert_int_equal(errs.data[0].col, col);
-  assert_int_equal(set->rules.len, 0);
-  gl_vec_free(&errs);
-  gl_rules_free(set);
+  expect_rule_error(pack_readme, "p/demo/GPU901.md", text, line, col, msg);
   free(text);
 }
 
 /* Loads rule_md edited from -> to, expects no error, and returns the set (caller frees). */
 static gl_ruleset *load_edit_ok(const char *from, const char *to) {
   char *text = edit(rule_md, from, to);
-  gl_diag_list errs = {0};
-  int rc;
-  gl_ruleset *set = load_text(text, &errs, &rc);
-  print_errors(&errs);
-  assert_int_equal(rc, GL_OK);
-  assert_int_equal(errs.len, 0);
-  assert_int_equal(set->rules.len, 1);
-  gl_vec_free(&errs);
+  gl_ruleset *set = load_rule_ok(pack_readme, "p/demo/GPU901.md", text);
   free(text);
   return set;
 }
@@ -214,7 +182,7 @@ static void test_cost_placeholders(void **state) {
   char *text2 = edit(text, "{value}", "{Value}");
   gl_diag_list errs = {0};
   int rc;
-  gl_ruleset *set = load_text(text2, &errs, &rc);
+  gl_ruleset *set = load_pack_rule(pack_readme, "p/demo/GPU901.md", text2, &errs, &rc);
   assert_int_equal(rc, GL_EINVAL);
   assert_int_equal(errs.len, 2);
   assert_int_equal(errs.data[0].line, 5);
@@ -234,12 +202,8 @@ static void test_binding_free_null(void **state) {
   gl_evidence_binding_free(NULL);
 }
 
-static void *test_json_malloc(size_t n) { return _test_malloc(n, __FILE__, __LINE__); }
-static void test_json_free(void *p) { _test_free(p, __FILE__, __LINE__); }
-
 int main(void) {
-  cJSON_Hooks hooks = {test_json_malloc, test_json_free};
-  cJSON_InitHooks(&hooks);
+  use_test_json_hooks();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_valid_higher_worse),
       cmocka_unit_test(test_valid_lower_worse_without_repeat),

@@ -16,10 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <cjson/cJSON.h>
-
-#include "rules.h"
-#include "text_fixture.h"
+#include "rules_fixture.h"
 
 static const char pack_readme[] =
     "# Demo pack\n"
@@ -76,36 +73,14 @@ static const char rule_md[] =
     " (#in-loop? @hit))\n"                                               /* 42 */
     "```\n";                                                             /* 43 */
 
-static gl_rule_file file(const char *path, const char *text) {
-  gl_rule_file f = {path, text, strlen(text)};
-  return f;
-}
-
 /* Loads the demo pack plus one rule file and returns the ruleset; *rc gets the return code. */
 static gl_ruleset *load_one(const char *path, const char *text, gl_diag_list *errs, int *rc) {
-  gl_rule_file files[] = {file("p/demo/README.md", pack_readme), file(path, text)};
-  gl_ruleset *set = gl_rules_new();
-  *rc = gl_rules_add_files(set, files, 2, errs);
-  return set;
+  return load_pack_rule(pack_readme, path, text, errs, rc);
 }
 
 /* Asserts that loading text as path gives exactly one error: line:col and message. */
 static void expect_error(const char *path, const char *text, uint32_t line, uint32_t col, const char *msg) {
-  gl_diag_list errs = {0};
-  int rc;
-  gl_ruleset *set = load_one(path, text, &errs, &rc);
-  bool exact = errs.len == 1 && strcmp(errs.data[0].msg, msg) == 0 && errs.data[0].line == line &&
-               errs.data[0].col == col;
-  if (!exact) print_errors(&errs);
-  assert_int_equal(rc, GL_EINVAL);
-  assert_int_equal(errs.len, 1);
-  assert_string_equal(errs.data[0].path, path);
-  assert_string_equal(errs.data[0].msg, msg);
-  assert_int_equal(errs.data[0].line, line);
-  assert_int_equal(errs.data[0].col, col);
-  assert_int_equal(set->rules.len, 0); /* a rule with errors is not added */
-  gl_vec_free(&errs);
-  gl_rules_free(set);
+  expect_rule_error(pack_readme, path, text, line, col, msg);
 }
 
 /* Like expect_error for an edit of the demo rule. */
@@ -372,8 +347,8 @@ static void test_errors_of_all_files_are_collected(void **state) {
   char *bad1 = edit(rule_md, "\"warning\"", "\"fatal\"");
   char *bad2a = edit(rule_md, "# GPU901 demo-rule", "# GPU902 second-rule");
   char *bad2 = edit(bad2a, "## Example", "## Examples");
-  gl_rule_file files[] = {file("p/demo/GPU902.md", bad2), file("p/demo/README.md", pack_readme),
-                          file("p/demo/GPU901.md", bad1)};
+  gl_rule_file files[] = {rule_file("p/demo/GPU902.md", bad2), rule_file("p/demo/README.md", pack_readme),
+                          rule_file("p/demo/GPU901.md", bad1)};
   gl_ruleset *set = gl_rules_new();
   gl_diag_list errs = {0};
   assert_int_equal(gl_rules_add_files(set, files, 3, &errs), GL_EINVAL);
@@ -400,9 +375,9 @@ static void test_duplicate_id_and_name(void **state) {
   char *other_readme = edit(pack_readme, "\"demo\"", "\"other\"");
   char *same_id = edit(rule_md, "demo-rule", "other-rule");
   char *same_name = edit(rule_md, "# GPU901", "# GPU902");
-  gl_rule_file files[] = {file("p/demo/README.md", pack_readme), file("p/demo/GPU901.md", rule_md),
-                          file("p/demo/GPU902.md", same_name), file("p/other/README.md", other_readme),
-                          file("p/other/GPU901.md", same_id)};
+  gl_rule_file files[] = {rule_file("p/demo/README.md", pack_readme), rule_file("p/demo/GPU901.md", rule_md),
+                          rule_file("p/demo/GPU902.md", same_name), rule_file("p/other/README.md", other_readme),
+                          rule_file("p/other/GPU901.md", same_id)};
   gl_ruleset *set = gl_rules_new();
   gl_diag_list errs = {0};
   assert_int_equal(gl_rules_add_files(set, files, 5, &errs), GL_EINVAL);
@@ -427,8 +402,8 @@ static void test_duplicate_across_calls_and_duplicate_pack(void **state) {
   (void)state;
   gl_ruleset *set = gl_rules_new();
   gl_diag_list errs = {0};
-  gl_rule_file a[] = {file("p/demo/README.md", pack_readme), file("p/demo/GPU901.md", rule_md)};
-  gl_rule_file b[] = {file("q/demo/README.md", pack_readme)};
+  gl_rule_file a[] = {rule_file("p/demo/README.md", pack_readme), rule_file("p/demo/GPU901.md", rule_md)};
+  gl_rule_file b[] = {rule_file("q/demo/README.md", pack_readme)};
   assert_int_equal(gl_rules_add_files(set, a, 2, &errs), GL_OK);
   assert_int_equal(gl_rules_add_files(set, b, 1, &errs), GL_EINVAL);
   assert_int_equal(errs.len, 1);
@@ -443,7 +418,7 @@ static void test_duplicate_across_calls_and_duplicate_pack(void **state) {
 
 static void test_rule_without_pack_readme(void **state) {
   (void)state;
-  gl_rule_file files[] = {file("p/lonely/GPU901.md", rule_md)};
+  gl_rule_file files[] = {rule_file("p/lonely/GPU901.md", rule_md)};
   gl_ruleset *set = gl_rules_new();
   gl_diag_list errs = {0};
   assert_int_equal(gl_rules_add_files(set, files, 1, &errs), GL_EINVAL);
@@ -458,17 +433,11 @@ static void test_rule_without_pack_readme(void **state) {
 }
 
 static void expect_pack_error(const char *readme, uint32_t line, uint32_t col, const char *msg) {
-  gl_rule_file files[] = {file("p/demo/README.md", readme)};
+  gl_rule_file files[] = {rule_file("p/demo/README.md", readme)};
   gl_ruleset *set = gl_rules_new();
   gl_diag_list errs = {0};
   assert_int_equal(gl_rules_add_files(set, files, 1, &errs), GL_EINVAL);
-  for (size_t i = 0; errs.len != 1 && i < errs.len; i++)
-    print_message("error %zu: %u:%u: %s\n", i, errs.data[i].line, errs.data[i].col, errs.data[i].msg);
-  assert_int_equal(errs.len, 1);
-  assert_string_equal(errs.data[0].path, "p/demo/README.md");
-  assert_string_equal(errs.data[0].msg, msg);
-  assert_int_equal(errs.data[0].line, line);
-  assert_int_equal(errs.data[0].col, col);
+  assert_one_diag(&errs, RULES_FIXTURE_README, line, col, msg);
   assert_int_equal(set->packs.len, 0);
   gl_vec_free(&errs);
   gl_rules_free(set);
@@ -498,11 +467,11 @@ static void test_pack_errors(void **state) {
 static void test_non_markdown_and_models_ignored(void **state) {
   (void)state;
   /* models/ is no pack: its json files are library models (libmodel.h), its Markdown is ignored. */
-  gl_rule_file files[] = {file("rules/models/cupy.json", "{\"library\": \"cupy\"}"),
-                          file("rules/models/README.md", "# Library models\n\nNo json here.\n"),
-                          file("rules/demo/README.md", pack_readme),
-                          file("rules/demo/notes.txt", "free text"),
-                          file("rules/demo/GPU901.md", rule_md)};
+  gl_rule_file files[] = {rule_file("rules/models/cupy.json", "{\"library\": \"cupy\"}"),
+                          rule_file("rules/models/README.md", "# Library models\n\nNo json here.\n"),
+                          rule_file("rules/demo/README.md", pack_readme),
+                          rule_file("rules/demo/notes.txt", "free text"),
+                          rule_file("rules/demo/GPU901.md", rule_md)};
   gl_ruleset *set = gl_rules_new();
   gl_diag_list errs = {0};
   assert_int_equal(gl_rules_add_files(set, files, 5, &errs), GL_OK);
@@ -525,9 +494,9 @@ static gl_ruleset *selection_set(char **owned) {
   owned[1] = edit(b, "true", "false");
   owned[2] = edit(rule_md, "# GPU901 demo-rule", "# GPU801 extra-rule");
   free(a), free(b);
-  gl_rule_file files[] = {file("p/demo/GPU902.md", owned[0]), file("p/extra/GPU801.md", owned[2]),
-                          file("p/demo/README.md", pack_readme), file("p/extra/README.md", owned[1]),
-                          file("p/demo/GPU901.md", rule_md)};
+  gl_rule_file files[] = {rule_file("p/demo/GPU902.md", owned[0]), rule_file("p/extra/GPU801.md", owned[2]),
+                          rule_file("p/demo/README.md", pack_readme), rule_file("p/extra/README.md", owned[1]),
+                          rule_file("p/demo/GPU901.md", rule_md)};
   gl_ruleset *set = gl_rules_new();
   gl_diag_list errs = {0};
   assert_int_equal(gl_rules_add_files(set, files, 5, &errs), GL_OK);
@@ -588,8 +557,8 @@ static void test_rule_default_off(void **state) {
   (void)state;
   char *off = edit(rule_md, "\"precision\": \"high\",", "\"precision\": \"medium\", \"default\": false,");
   char *second = edit(rule_md, "# GPU901 demo-rule", "# GPU902 other-rule");
-  gl_rule_file files[] = {file("p/demo/README.md", pack_readme), file("p/demo/GPU901.md", off),
-                          file("p/demo/GPU902.md", second)};
+  gl_rule_file files[] = {rule_file("p/demo/README.md", pack_readme), rule_file("p/demo/GPU901.md", off),
+                          rule_file("p/demo/GPU902.md", second)};
   gl_ruleset *set = gl_rules_new();
   gl_diag_list errs = {0};
   assert_int_equal(gl_rules_add_files(set, files, 3, &errs), GL_OK);
@@ -863,13 +832,8 @@ static void test_builtin(void **state) {
   gl_rules_free(NULL);
 }
 
-/* cJSON's allocations go through cmocka's test allocator, so a tree left undeleted fails the test. */
-static void *test_json_malloc(size_t n) { return _test_malloc(n, __FILE__, __LINE__); }
-static void test_json_free(void *p) { _test_free(p, __FILE__, __LINE__); }
-
 int main(void) {
-  cJSON_Hooks hooks = {test_json_malloc, test_json_free};
-  cJSON_InitHooks(&hooks);
+  use_test_json_hooks();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_valid_pack_fields),
       cmocka_unit_test(test_valid_rule_fields),
