@@ -157,18 +157,45 @@ static void put_num(FILE *f, double v) {
   fprintf(f, "%.6g", v);
 }
 
-static void put_int_or_null(FILE *f, long long v) {
+/* The field writers below each write sep (what ends the previous field, or opens the object),
+ * then "key": and the value; a value that is unknown (negative, or "") is written as null. */
+static void put_key(FILE *f, const char *sep, const char *key) {
+  fprintf(f, "%s\"%s\": ", sep, key);
+}
+
+static void field_int(FILE *f, const char *sep, const char *key, long long v) {
+  put_key(f, sep, key);
   if (v < 0) fputs("null", f);
   else fprintf(f, "%lld", v);
 }
 
-static void put_bool_or_null(FILE *f, int v) {
+static void field_bool(FILE *f, const char *sep, const char *key, int v) {
+  put_key(f, sep, key);
   fputs(v < 0 ? "null" : v ? "true" : "false", f);
 }
 
-static void put_version_or_null(FILE *f, int v) {
+/* A CUDA version number (1000 * major + 10 * minor) as "major.minor". */
+static void field_version(FILE *f, const char *sep, const char *key, int v) {
+  put_key(f, sep, key);
   if (v < 0) fputs("null", f);
   else fprintf(f, "\"%d.%d\"", v / 1000, (v % 1000) / 10);
+}
+
+/* Always a string, "" included. */
+static void field_str(FILE *f, const char *sep, const char *key, const char *s) {
+  put_key(f, sep, key);
+  put_str(f, s);
+}
+
+static void field_str_or_null(FILE *f, const char *sep, const char *key, const char *s) {
+  put_key(f, sep, key);
+  if (s[0]) put_str(f, s);
+  else fputs("null", f);
+}
+
+static void field_num(FILE *f, const char *sep, const char *key, double v) {
+  put_key(f, sep, key);
+  put_num(f, v);
 }
 
 static void put_pci(FILE *f, const gp_pci *p) {
@@ -176,87 +203,62 @@ static void put_pci(FILE *f, const gp_pci *p) {
     fputs("null", f);
     return;
   }
-  fputs("{\"bus_id\": ", f);
-  if (p->bus_id[0]) put_str(f, p->bus_id);
-  else fputs("null", f);
-  fputs(", \"link_gen\": ", f);
-  put_int_or_null(f, p->link_gen);
-  fputs(", \"link_width\": ", f);
-  put_int_or_null(f, p->link_width);
-  fputs(", \"max_link_gen\": ", f);
-  put_int_or_null(f, p->max_link_gen);
-  fputs(", \"max_link_width\": ", f);
-  put_int_or_null(f, p->max_link_width);
+  field_str_or_null(f, "{", "bus_id", p->bus_id);
+  field_int(f, ", ", "link_gen", p->link_gen);
+  field_int(f, ", ", "link_width", p->link_width);
+  field_int(f, ", ", "max_link_gen", p->max_link_gen);
+  field_int(f, ", ", "max_link_width", p->max_link_width);
   fputs("}", f);
 }
 
 static void put_probe(FILE *f, const gp_evidence *ev) {
-  fputs("  \"probe\": {\"name\": \"gpulint-probe\", \"version\": ", f);
-  put_str(f, ev->probe_version);
-  fputs(", \"mode\": ", f);
-  put_str(f, ev->mode);
-  fputs(", \"created\": ", f);
-  if (ev->created[0]) put_str(f, ev->created);
-  else fputs("null", f);
-  fputs(", \"duration_s\": ", f);
+  fputs("  \"probe\": {\"name\": \"gpulint-probe\"", f);
+  field_str(f, ", ", "version", ev->probe_version);
+  field_str(f, ", ", "mode", ev->mode);
+  field_str_or_null(f, ", ", "created", ev->created);
+  put_key(f, ", ", "duration_s");
   if (ev->duration_s >= 0 && isfinite(ev->duration_s)) put_num(f, ev->duration_s);
   else fputs("null", f);
   fputs("},\n", f);
 }
 
 static void put_device(FILE *f, const gp_device_facts *d) {
-  fprintf(f, "  \"device\": {\n    \"index\": %d,\n    \"name\": ", d->index);
-  put_str(f, d->name);
-  fputs(",\n    \"cc\": ", f);
+  static const char next[] = ",\n    "; /* one device field a line */
+  fprintf(f, "  \"device\": {\n    \"index\": %d", d->index);
+  field_str(f, next, "name", d->name);
+  put_key(f, next, "cc");
   if (d->cc_major >= 0 && d->cc_minor >= 0) fprintf(f, "\"%d.%d\"", d->cc_major, d->cc_minor);
   else fputs("null", f);
-  fputs(",\n    \"sm_count\": ", f);
-  put_int_or_null(f, d->sm_count);
-  fputs(",\n    \"memory_bytes\": ", f);
+  field_int(f, next, "sm_count", d->sm_count);
+  put_key(f, next, "memory_bytes");
   if (d->memory_bytes) fprintf(f, "%llu", d->memory_bytes);
   else fputs("null", f);
-  fputs(",\n    \"l2_bytes\": ", f);
-  put_int_or_null(f, d->l2_bytes);
-  fputs(",\n    \"clock_mhz\": ", f);
-  put_int_or_null(f, d->clock_mhz);
-  fputs(",\n    \"memory_clock_mhz\": ", f);
-  put_int_or_null(f, d->memory_clock_mhz);
-  fputs(",\n    \"memory_bus_bits\": ", f);
-  put_int_or_null(f, d->memory_bus_bits);
-  fputs(",\n    \"ecc\": ", f);
-  put_bool_or_null(f, d->ecc);
-  fputs(",\n    \"driver_version\": ", f);
-  put_version_or_null(f, d->driver_version);
-  fputs(",\n    \"runtime_version\": ", f);
-  put_version_or_null(f, d->runtime_version);
-  fputs(",\n    \"pci\": ", f);
+  field_int(f, next, "l2_bytes", d->l2_bytes);
+  field_int(f, next, "clock_mhz", d->clock_mhz);
+  field_int(f, next, "memory_clock_mhz", d->memory_clock_mhz);
+  field_int(f, next, "memory_bus_bits", d->memory_bus_bits);
+  field_bool(f, next, "ecc", d->ecc);
+  field_version(f, next, "driver_version", d->driver_version);
+  field_version(f, next, "runtime_version", d->runtime_version);
+  put_key(f, next, "pci");
   put_pci(f, &d->pci);
-  fputs(",\n    \"c2c\": ", f);
+  put_key(f, next, "c2c");
   if (d->c2c_enabled < 0) fputs("null", f);
   else fprintf(f, "{\"enabled\": %s}", d->c2c_enabled ? "true" : "false");
-  fputs(",\n    \"pageable_memory_access\": ", f);
-  put_bool_or_null(f, d->pageable_memory_access);
-  fputs(",\n    \"persistence_mode\": ", f);
-  put_bool_or_null(f, d->persistence_mode);
+  field_bool(f, next, "pageable_memory_access", d->pageable_memory_access);
+  field_bool(f, next, "persistence_mode", d->persistence_mode);
   fputs("\n  },\n", f);
 }
 
 static void put_metric(FILE *f, const gp_metric *m, int last) {
   fputs("    ", f);
   put_str(f, m->key);
-  fputs(": {\"unit\": ", f);
-  put_str(f, m->unit);
-  fputs(", \"median\": ", f);
-  put_num(f, m->sum.median);
-  fputs(", \"p10\": ", f);
-  put_num(f, m->sum.p10);
-  fputs(", \"p90\": ", f);
-  put_num(f, m->sum.p90);
+  field_str(f, ": {", "unit", m->unit);
+  field_num(f, ", ", "median", m->sum.median);
+  field_num(f, ", ", "p10", m->sum.p10);
+  field_num(f, ", ", "p90", m->sum.p90);
   fprintf(f, ", \"samples\": %zu", m->sum.samples);
-  if (m->what[0]) {
-    fputs(", \"what\": ", f);
-    put_str(f, m->what);
-  }
+  if (m->what[0]) field_str(f, ", ", "what", m->what);
   fputs(last ? "}\n" : "},\n", f);
 }
 
