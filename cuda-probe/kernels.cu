@@ -37,17 +37,24 @@ __global__ void gp_fill_kernel(unsigned *p, size_t n) {
 
 __device__ __forceinline__ float gp_fused(float a, float m, float c) { return fmaf(a, m, c); }
 __device__ __forceinline__ double gp_fused(double a, double m, double c) { return fma(a, m, c); }
+__device__ __forceinline__ __half2 gp_fused(__half2 a, __half2 m, __half2 c) { return __hfma2(a, m, c); }
+
+/* The measured loop of every FMA kernel: iters steps of a[k] = a[k] * m + c on each chain. */
+template <typename T>
+__device__ __forceinline__ void gp_fma_chains(T (&a)[GP_FMA_CHAINS], int iters, T m, T c) {
+#pragma unroll 16
+  for (int i = 0; i < iters; i++) {
+#pragma unroll
+    for (int k = 0; k < GP_FMA_CHAINS; k++) a[k] = gp_fused(a[k], m, c);
+  }
+}
 
 template <typename T>
 __global__ void __launch_bounds__(GP_FMA_THREADS) gp_fma_kernel(int iters, T m, T c, T *out) {
   T a[GP_FMA_CHAINS];
 #pragma unroll
   for (int k = 0; k < GP_FMA_CHAINS; k++) a[k] = (T)(k + 1);
-#pragma unroll 16
-  for (int i = 0; i < iters; i++) {
-#pragma unroll
-    for (int k = 0; k < GP_FMA_CHAINS; k++) a[k] = gp_fused(a[k], m, c);
-  }
+  gp_fma_chains(a, iters, m, c);
   T sum = 0;
 #pragma unroll
   for (int k = 0; k < GP_FMA_CHAINS; k++) sum += a[k];
@@ -60,11 +67,7 @@ __global__ void __launch_bounds__(GP_FMA_THREADS) gp_hfma_kernel(int iters, floa
   __half2 a[GP_FMA_CHAINS];
 #pragma unroll
   for (int k = 0; k < GP_FMA_CHAINS; k++) a[k] = __floats2half2_rn(k * 0.25f, k * 0.25f + 0.125f);
-#pragma unroll 16
-  for (int i = 0; i < iters; i++) {
-#pragma unroll
-    for (int k = 0; k < GP_FMA_CHAINS; k++) a[k] = __hfma2(a[k], m, c);
-  }
+  gp_fma_chains(a, iters, m, c);
   float sum = 0;
 #pragma unroll
   for (int k = 0; k < GP_FMA_CHAINS; k++) {
