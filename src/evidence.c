@@ -220,7 +220,7 @@ static const char *const metric_keys[] = {"unit", "median", "p10", "p90", "sampl
 #define NMETRIC_KEYS 6
 #define NREQUIRED_METRIC_KEYS 5
 
-static bool is_metric_name(const char *s) {
+bool gl_evidence_metric_name_ok(const char *s) {
   if (!*s) return false;
   for (; *s; s++)
     if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
@@ -259,7 +259,7 @@ static void check_metric_keys(ev_doc *d, const cJSON *m) {
 }
 
 static void check_metric(ev_doc *d, const cJSON *m) {
-  if (!is_metric_name(m->string)) {
+  if (!gl_evidence_metric_name_ok(m->string)) {
     fail_at(d, key_off(d, m), "metric name '%s' must be made of [A-Za-z0-9_]", m->string);
     return;
   }

@@ -37,6 +37,9 @@ const char *gl_unit_name(gl_unit unit);
 double gl_unit_cap(gl_unit unit);
 /* True for us and ms. */
 bool gl_unit_is_time(gl_unit unit);
+/* True when s is a metric name: one or more of [A-Za-z0-9_]. The one rule for the keys of an
+ * evidence file's "metrics" and for the metric a rule's evidence binding names. */
+bool gl_evidence_metric_name_ok(const char *s);
 
 typedef struct gl_metric {
   char *key;             /* "item_roundtrip_us" */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evidence.h"
 #include "jsonscan.h"
 
 /* One block being validated: its text (lines joined with "\n") and where errors go. */
@@ -262,14 +263,6 @@ static void ev_err(ev_ctx *e, size_t off, const char *fmt, ...) {
   e->nerr++;
 }
 
-static bool is_metric_name(const char *s) {
-  if (!*s) return false;
-  for (; *s; s++)
-    if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'))
-      return false;
-  return true;
-}
-
 /* Sorts the members into e->item: unknown and duplicate keys are errors. */
 static void ev_members(ev_ctx *e, const cJSON *obj) {
   for (const cJSON *it = obj->child; it; it = it->next) {
@@ -317,7 +310,7 @@ static void ev_cost(ev_ctx *e, const char *cost, bool *total) {
 /* The types and values of every field present; missing required ones. */
 static void ev_fields(ev_ctx *e, double *error_at, double *note, bool *total) {
   const cJSON *m = e->item[EV_METRIC], *cost = e->item[EV_COST], *rep = e->item[EV_REPEAT];
-  if (m && !(cJSON_IsString(m) && is_metric_name(m->valuestring)))
+  if (m && !(cJSON_IsString(m) && gl_evidence_metric_name_ok(m->valuestring)))
     ev_err(e, ev_offset(e, "metric", 0, true), "evidence field 'metric' must be a name of [A-Za-z0-9_]");
   *error_at = ev_positive(e, EV_ERROR_AT);
   double below = ev_positive(e, EV_NOTE_BELOW), above = ev_positive(e, EV_NOTE_ABOVE);

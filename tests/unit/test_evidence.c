@@ -245,6 +245,18 @@ static void test_units(void **state) {
   assert_false(gl_unit_is_time(GL_UNIT_X) || gl_unit_is_time(GL_UNIT_GBPS));
 }
 
+static void test_metric_name(void **state) {
+  (void)state;
+  assert_true(gl_evidence_metric_name_ok("item_roundtrip_us"));
+  assert_true(gl_evidence_metric_name_ok("Az09_"));
+  assert_true(gl_evidence_metric_name_ok("_"));
+  assert_false(gl_evidence_metric_name_ok(""));
+  assert_false(gl_evidence_metric_name_ok("item-roundtrip"));
+  assert_false(gl_evidence_metric_name_ok("item roundtrip"));
+  assert_false(gl_evidence_metric_name_ok("d2h.us"));
+  assert_false(gl_evidence_metric_name_ok("\xC2\xB5s"));
+}
+
 int main(void) {
   use_test_json_hooks();
   const struct CMUnitTest tests[] = {
@@ -257,6 +269,7 @@ int main(void) {
       cmocka_unit_test(test_first_error_in_text_order),
       cmocka_unit_test(test_unreadable),
       cmocka_unit_test(test_units),
+      cmocka_unit_test(test_metric_name),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
