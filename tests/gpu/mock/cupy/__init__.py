@@ -6,21 +6,10 @@ import time
 import types
 
 import numpy as np
+from _simdevice import enqueue as _enqueue, wait as _wait
 
 __version__ = "0.0-mock"
 float32, float64, uint8, uint64 = np.float32, np.float64, np.uint8, np.uint64
-_busy_until = [0.0]          # the simulated device's queue: when its last work ends
-
-
-def _enqueue(seconds):
-    start = max(time.perf_counter(), _busy_until[0])
-    _busy_until[0] = start + seconds
-
-
-def _wait():
-    delay = _busy_until[0] - time.perf_counter()
-    if delay > 0:
-        time.sleep(delay)
 
 
 class _Mem:

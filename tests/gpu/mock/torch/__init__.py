@@ -4,22 +4,11 @@ import time
 import types
 
 import numpy as np
+from _simdevice import enqueue as _enqueue, wait as _wait
 
 __version__ = "0.0-mock"
 float32, uint8 = np.float32, np.uint8
 version = types.SimpleNamespace(cuda="13.0")
-_busy_until = [0.0]
-
-
-def _enqueue(seconds):
-    start = max(time.perf_counter(), _busy_until[0])
-    _busy_until[0] = start + seconds
-
-
-def _wait():
-    delay = _busy_until[0] - time.perf_counter()
-    if delay > 0:
-        time.sleep(delay)
 
 
 class device:
