@@ -155,6 +155,32 @@ def bandwidth(rec, lib, key, what, nbytes, copy, sync, samples=15, warmup=3):
 
 # --- kernels (CUDA C, compiled by CuPy's NVRTC) ---------------------------------------------------
 
+def timer_pairs(launch, sync, samples=15):
+    """Paired host timings (ms) of one launch: with sync inside the timer, and alone (synced after
+    the timer stops); returns (synced, unsynced, synced / unsynced)."""
+    synced, unsynced, ratio = [], [], []
+    for _ in range(samples):
+        t0 = now()
+        launch()
+        sync()
+        ts = (now() - t0) * 1e3
+        t0 = now()
+        launch()
+        tu = (now() - t0) * 1e3
+        sync()
+        synced.append(ts)
+        unsynced.append(tu)
+        ratio.append(ts / tu)
+    return synced, unsynced, ratio
+
+
+def add_timer_underreport(rec, lib, pairs, synced_what, unsynced_what):
+    synced, unsynced, ratio = pairs
+    rec.add(lib, "fixed_kernel_synced_ms", "ms", synced, synced_what)
+    rec.add(lib, "fixed_kernel_unsynced_ms", "ms", unsynced, unsynced_what)
+    rec.add(lib, "timer_underreport_x", "x", ratio, "synced / unsynced, paired samples")
+
+
 EMPTY_SRC = r'extern "C" __global__ void gpulint_empty() {}'
 
 SPIN_SRC = r'''
@@ -452,28 +478,14 @@ def cupy_section(rec):
         args = (ns, out)
         k((1,), (1,), (np.uint64(1000), out))   # compile + load
         stream.synchronize()
-        synced, unsynced, ratio = [], [], []
-        for _ in range(15):
-            t0 = now()
-            k((1,), (1,), args)
-            stream.synchronize()
-            ts = (now() - t0) * 1e3
-            t0 = now()
-            k((1,), (1,), args)
-            tu = (now() - t0) * 1e3
-            stream.synchronize()
-            synced.append(ts)
-            unsynced.append(tu)
-            ratio.append(ts / tu)
+        pairs = timer_pairs(lambda: k((1,), (1,), args), stream.synchronize)
         spun = int(out.item())
         if spun < ns:
             raise AssertionError("spin kernel ran %d ns, asked for %d" % (spun, int(ns)))
-        rec.add(L, "fixed_kernel_synced_ms", "ms", synced,
-                "host timer around launch + sync of a RawKernel spinning %g ms on %%globaltimer"
-                % SPIN_MS)
-        rec.add(L, "fixed_kernel_unsynced_ms", "ms", unsynced,
-                "host timer around the launch alone of the same kernel")
-        rec.add(L, "timer_underreport_x", "x", ratio, "synced / unsynced, paired samples")
+        add_timer_underreport(rec, L, pairs,
+                              "host timer around launch + sync of a RawKernel spinning %g ms on "
+                              "%%globaltimer" % SPIN_MS,
+                              "host timer around the launch alone of the same kernel")
 
     def context_init():
         code = ("import time, cupy\nfrom cupy.cuda import runtime\nt = time.perf_counter()\n"
@@ -659,23 +671,10 @@ def torch_section(rec):
         n = int(round(4096 * (SPIN_MS / max(t, 1e-3)) ** (1.0 / 3.0) / 256.0)) * 256
         n = min(max(n, 1024), 16384)
         t, (a, b, c) = event_ms(n)
-        synced, unsynced, ratio = [], [], []
-        for _ in range(15):
-            t0 = now()
-            torch.matmul(a, b, out=c)
-            stream.synchronize()
-            ts = (now() - t0) * 1e3
-            t0 = now()
-            torch.matmul(a, b, out=c)
-            tu = (now() - t0) * 1e3
-            stream.synchronize()
-            synced.append(ts)
-            unsynced.append(tu)
-            ratio.append(ts / tu)
+        pairs = timer_pairs(lambda: torch.matmul(a, b, out=c), stream.synchronize)
         what = "torch.matmul(out=) of two %dx%d float32 matrices (%.3g ms on events)" % (n, n, t)
-        rec.add(L, "fixed_kernel_synced_ms", "ms", synced, "host timer, launch + sync: " + what)
-        rec.add(L, "fixed_kernel_unsynced_ms", "ms", unsynced, "host timer, launch alone: " + what)
-        rec.add(L, "timer_underreport_x", "x", ratio, "synced / unsynced, paired samples")
+        add_timer_underreport(rec, L, pairs, "host timer, launch + sync: " + what,
+                              "host timer, launch alone: " + what)
 
     def context_init():
         code = ("import time, torch\nt = time.perf_counter()\ntorch.cuda.init()\n"
