@@ -14,7 +14,8 @@
 typedef enum opt_id {
   OPT_FORMAT, OPT_OUTPUT, OPT_SELECT, OPT_IGNORE, OPT_EXTEND_SELECT, OPT_FAIL_ON, OPT_EXIT_ZERO,
   OPT_RULES, OPT_JOBS, OPT_EXCLUDE, OPT_MAX_FILE_SIZE, OPT_PARSE_TIMEOUT, OPT_NO_PREFILTER,
-  OPT_NO_GITIGNORE, OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_EVIDENCE,
+  OPT_NO_GITIGNORE, OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_EVIDENCE, OPT_STDIN_FILENAME,
+  OPT_SARIF_CATEGORY,
 } opt_id;
 
 typedef struct opt_def {
@@ -36,7 +37,8 @@ static const opt_def options[] = {
     {"no-respect-gitignore", 0, false, OPT_NO_GITIGNORE},
     {"color", 0, true, OPT_COLOR},           {"quiet", 'q', false, OPT_QUIET},
     {"help", 'h', false, OPT_HELP},          {"version", 'V', false, OPT_VERSION},
-    {"evidence", 0, true, OPT_EVIDENCE},
+    {"evidence", 0, true, OPT_EVIDENCE},     {"stdin-filename", 0, true, OPT_STDIN_FILENAME},
+    {"sarif-category", 0, true, OPT_SARIF_CATEGORY},
 };
 
 /* Appends the comma-separated, non-empty items of value to v. */
@@ -73,9 +75,38 @@ static int parse_uint(const char *name, const char *value, unsigned long long ma
   return 0;
 }
 
+/* --sarif-category: GitHub shows it as the analysis category; no line breaks or escapes. */
+static int set_category(gl_cli *cli, const char *v, gl_diag *err) {
+  if (!v[0]) {
+    gl_diag_set(err, NULL, 0, 0, "option '--sarif-category' needs a non-empty name");
+    return GL_EINVAL;
+  }
+  for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+    if (*p < 0x20 || *p == 0x7F) {
+      gl_diag_set(err, NULL, 0, 0, "option '--sarif-category' takes no control characters");
+      return GL_EINVAL;
+    }
+  }
+  free(cli->sarif_category);
+  cli->sarif_category = gl_xstrdup(v);
+  return 0;
+}
+
+static int set_stdin_filename(gl_cli *cli, const char *v, gl_diag *err) {
+  if (!v[0]) {
+    gl_diag_set(err, NULL, 0, 0, "option '--stdin-filename' needs a non-empty path");
+    return GL_EINVAL;
+  }
+  free(cli->stdin_filename);
+  cli->stdin_filename = gl_xstrdup(v);
+  return 0;
+}
+
 static int apply_value(gl_cli *cli, const opt_def *o, const char *v, gl_diag *err) {
   unsigned long long n = 0;
   switch (o->id) {
+    case OPT_STDIN_FILENAME: return set_stdin_filename(cli, v, err);
+    case OPT_SARIF_CATEGORY: return set_category(cli, v, err);
     case OPT_FORMAT:
       cli->format = gl_report_format_parse(v);
       if (cli->format < 0) {
@@ -222,6 +253,10 @@ static int check_positionals(gl_cli *cli, gl_diag *err) {
   } else if (cli->cmd == GL_CMD_RULES && cli->paths.len) {
     gl_diag_set(err, NULL, 0, 0, "'gpulint rules' takes no paths");
     return GL_EINVAL;
+  } else if (cli->cmd == GL_CMD_CHECK && cli->stdin_filename && cli->paths.len) {
+    gl_diag_set(err, NULL, 0, 0, "option '--stdin-filename' takes no PATH arguments, got '%s'",
+                cli->paths.data[0]);
+    return GL_EINVAL;
   }
   return 0;
 }
@@ -265,5 +300,7 @@ void gl_cli_free(gl_cli *cli) {
   free(cli->output);
   free(cli->rule_id);
   free(cli->evidence);
-  cli->output = cli->rule_id = cli->evidence = NULL;
+  free(cli->stdin_filename);
+  free(cli->sarif_category);
+  cli->output = cli->rule_id = cli->evidence = cli->stdin_filename = cli->sarif_category = NULL;
 }

@@ -36,11 +36,16 @@ typedef struct gl_cli {
   gl_color color;
   char *rule_id;             /* `gpulint rule ID` */
   char *evidence;            /* --evidence FILE (the probe's evidence), or NULL; the last wins */
+  char *stdin_filename;      /* --stdin-filename PATH: lint standard input as PATH, or NULL; no
+                                PATH arguments may be given with it; never "" */
+  char *sarif_category;      /* --sarif-category NAME as given (non-empty, no control characters),
+                                or NULL; the last wins */
 } gl_cli;
 
 /* Parses argv into cli (defaults first). Returns 0, or GL_EINVAL with err saying what is wrong
- * ("unknown option '--foo'", "option '--jobs' needs a number, got 'x'"). cli must be freed with
- * gl_cli_free either way. */
+ * ("unknown option '--foo'", "option '--jobs' needs a number, got 'x'", "option
+ * '--stdin-filename' takes no PATH arguments, got 'src'"). cli must be freed with gl_cli_free
+ * either way. */
 int gl_cli_parse(gl_cli *cli, int argc, char **argv, gl_diag *err);
 void gl_cli_free(gl_cli *cli);
 

@@ -135,7 +135,11 @@ static void lint_path(worker *w, const gl_walk_file *file, gl_file_result *out) 
   out->path = gl_xstrdup(file->path);
   gl_source src = {0};
   gl_diag err = {0};
-  if (gl_load_file(&src, file->path, w->sh->opts->max_file_bytes, &err) != 0) {
+  const gl_engine_opts *opts = w->sh->opts;
+  bool from_stdin = opts->stdin_path && strcmp(opts->stdin_path, file->path) == 0;
+  int rc = from_stdin ? gl_load_fd(&src, STDIN_FILENO, file->path, opts->max_file_bytes, &err)
+                      : gl_load_file(&src, file->path, opts->max_file_bytes, &err);
+  if (rc != 0) {
     gl_file_result_note(out, GL_NOTE_SKIPPED, GL_LEVEL_ERROR, 0, 0, "not linted: %s", err.msg);
     gl_source_free(&src);
     return;

@@ -21,7 +21,9 @@ typedef struct gl_engine_opts {
   uint32_t parse_timeout_ms;  /* per file; 0 = none */
   uint32_t match_limit;       /* query cursor in-progress match limit */
   bool prefilter;             /* skip files naming no trigger word */
-  const char *stdin_path;     /* unused for now: reserved for --stdin-filename */
+  const char *stdin_path;     /* --stdin-filename: the file of the list with exactly this path is
+                                 read from standard input (gl_load_fd, same size cap), not from
+                                 disk; NULL = none */
 } gl_engine_opts;
 
 /* Lints files with the enabled rules of set through matcher. Fills run->files (sorted). */

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -128,6 +129,42 @@ int gl_load_file(gl_source *src, const char *path, size_t max_bytes, gl_diag *er
   if (rc == GL_OK) rc = read_all(fd, size, limit, &bytes, &len, err);
   close(fd);
   if (rc != GL_OK) return rc;
+  adopt(src, path, bytes, len);
+  return GL_OK;
+}
+
+int gl_load_drain(int fd) {
+  char buf[65536];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof(buf));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return GL_EIO;
+    if (n == 0) return GL_OK;
+  }
+}
+
+int gl_load_fd(gl_source *src, int fd, const char *path, size_t max_bytes, gl_diag *err) {
+  memset(src, 0, sizeof(*src));
+  size_t limit = (max_bytes && max_bytes < GL_LOAD_MAX_BYTES) ? max_bytes : GL_LOAD_MAX_BYTES;
+  struct stat st;
+  size_t hint = 65536; /* a pipe's size is unknown; a redirected file's is a good first guess */
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) hint = (size_t)st.st_size;
+  if (hint > limit) hint = limit;
+  char *bytes = NULL;
+  size_t len = 0;
+  int rc = read_all(fd, hint, limit, &bytes, &len, err);
+  if (rc == GL_ESKIP) {
+    gl_load_drain(fd);
+    gl_diag_set(err, NULL, 0, 0, "standard input is over the size cap of %zu bytes", limit);
+    return rc;
+  }
+  if (rc != GL_OK) { /* read_all said "cannot read file: <errno text>" */
+    char text[sizeof(err->msg)];
+    const char *colon = strchr(err->msg, ':');
+    snprintf(text, sizeof(text), "%s", colon ? colon + 2 : err->msg);
+    gl_diag_set(err, NULL, 0, 0, "cannot read standard input: %s", text);
+    return rc;
+  }
   adopt(src, path, bytes, len);
   return GL_OK;
 }

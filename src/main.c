@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -15,6 +16,7 @@
 #include "cli.h"
 #include "engine.h"
 #include "evidence.h"
+#include "load.h"
 #include "match.h"
 #include "parse.h"
 #include "report/output.h"
@@ -78,6 +80,11 @@ static const char help_text[] =
     "  -j, --jobs N           worker threads (default: online cores); output is identical\n"
     "                         for every N\n"
     "  --no-prefilter         parse every file, even those naming no GPU library\n"
+    "  --stdin-filename PATH  lint standard input as the file PATH (editors): PATH need not\n"
+    "                         exist; its display path, SARIF URI, --exclude and .gitignore\n"
+    "                         apply, and an excluded or non-*.py PATH is not linted (exit 0,\n"
+    "                         input still read). No PATH arguments with it. Reads to the end\n"
+    "                         of input (on a terminal, until Ctrl-D); --max-file-size applies\n"
     "\n"
     "Suppressing findings:\n"
     "  x = y.get()  # noqa: GPU201         one rule on this line (several: GPU201, GPU202)\n"
@@ -134,20 +141,59 @@ static double now_s(void) {
   return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* The SARIF %SRCROOT%: the git work tree holding the current directory, else the directory. */
-static char *find_srcroot(void) {
-  char cwd[4096];
-  if (!getcwd(cwd, sizeof(cwd))) return gl_xstrdup("/");
+/* The work tree of the git repository holding dir (resolved, without a trailing '/'), or NULL.
+ * libgit2 only reads the repository's files; it runs none of its programs. */
+static char *git_top(const char *dir) {
   char *root = NULL;
   git_repository *repo = NULL;
-  git_libgit2_init();
-  if (git_repository_open_ext(&repo, cwd, 0, NULL) == 0 && git_repository_workdir(repo))
-    root = gl_xstrdup(git_repository_workdir(repo));
+  if (git_repository_open_ext(&repo, dir, 0, NULL) == 0 && git_repository_workdir(repo))
+    root = realpath(git_repository_workdir(repo), NULL);
   git_repository_free(repo);
+  return root;
+}
+
+/* The directory that holds path's file, resolved by realpath ("." for a bare name; the nearest
+ * existing one for an --stdin-filename that does not exist), or NULL. */
+static char *holding_dir(const char *path) {
+  char *dir = gl_xstrdup(path);
+  struct stat st;
+  while (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    char *slash = strrchr(dir, '/');
+    if (!slash) {
+      free(dir);
+      return realpath(".", NULL);
+    }
+    if (slash == dir && dir[1] == '\0') break; /* "/" itself */
+    slash[slash == dir ? 1 : 0] = '\0';
+  }
+  char *real = realpath(dir, NULL);
+  free(dir);
+  return real;
+}
+
+/* The SARIF %SRCROOT%: the git work tree holding the current directory; else, for one PATH (or
+ * --stdin-filename), the work tree holding it, or that PATH itself when it is a directory outside
+ * any work tree; else the current directory. Never ends in '/' (the root is ""). */
+static char *find_srcroot(const gl_cli *cli) {
+  git_libgit2_init();
+  char *root = git_top(".");
+  const char *one = cli->stdin_filename ? cli->stdin_filename
+                    : cli->paths.len == 1 ? cli->paths.data[0] : NULL;
+  if (!root && one) {
+    char *dir = holding_dir(one);
+    if (dir) root = git_top(dir);
+    struct stat st;
+    if (dir && !root && !cli->stdin_filename && stat(one, &st) == 0 && S_ISDIR(st.st_mode))
+      root = gl_xstrdup(dir);
+    free(dir);
+  }
   git_libgit2_shutdown();
-  if (!root) root = gl_xstrdup(cwd);
+  if (!root) {
+    char cwd[4096];
+    root = gl_xstrdup(getcwd(cwd, sizeof(cwd)) ? cwd : "/");
+  }
   size_t len = strlen(root);
-  while (len > 1 && root[len - 1] == '/') root[--len] = '\0';
+  while (len > 0 && root[len - 1] == '/') root[--len] = '\0';
   return root;
 }
 
@@ -223,13 +269,20 @@ static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher 
   gl_walk_opts wopts = {(const char *const *)cli->excludes.data, cli->excludes.len,
                         cli->respect_gitignore};
   gl_walk_result walked = {0};
-  gl_walk((const char *const *)cli->paths.data, cli->paths.len, &wopts, &walked);
+  if (cli->stdin_filename)
+    gl_walk_stdin(cli->stdin_filename, &wopts, &walked);
+  else
+    gl_walk((const char *const *)cli->paths.data, cli->paths.len, &wopts, &walked);
   print_diags(&walked.errors);
 
   gl_engine_opts eopts = {.jobs = cli->jobs, .max_file_bytes = cli->max_file_bytes,
                           .parse_timeout_ms = cli->parse_timeout_ms, .prefilter = cli->prefilter};
+  if (cli->stdin_filename && walked.files.len) eopts.stdin_path = walked.files.data[0].path;
+  /* An excluded --stdin-filename lints nothing, but its input is still read, so an editor
+   * writing it never meets a closed pipe. */
+  if (cli->stdin_filename && !walked.files.len && !walked.errors.len) gl_load_drain(STDIN_FILENO);
   gl_run run = {0};
-  run.srcroot = find_srcroot();
+  run.srcroot = find_srcroot(cli);
   gl_engine_run(walked.files.data, walked.files.len, set, matcher, &eopts, &run);
   calibrate(&run, evidence, cli->quiet);
   run.elapsed_s = now_s() - t0;

@@ -50,6 +50,7 @@ typedef struct dir_ctx {
 } dir_ctx;
 
 static void walk_dir(walker *w, const dir_ctx *dir);
+static void init_globs(walker *w, const gl_walk_opts *opts);
 
 /* ---- small helpers ------------------------------------------------------------------------- */
 
@@ -300,6 +301,114 @@ static void walk_arg(walker *w, const char *arg) {
   else
     add_error(w, fs, "not a regular file or directory"); /* FIFO, device, socket, dangling */
   free(disp);
+}
+
+/* ---- --stdin-filename: one virtual file ---------------------------------------------------- */
+
+/* The nearest existing directory on disp's way ("." for a bare name), resolved by realpath, joined
+ * with the rest of disp: the absolute path the file would have. NULL when none resolves. */
+static char *virtual_abs(const char *disp, char **dir_out) {
+  char *dir = gl_xstrdup(disp);
+  const char *rest = disp;
+  for (;;) {
+    char *slash = strrchr(dir, '/');
+    if (!slash) {
+      free(dir);
+      dir = gl_xstrdup(".");
+      rest = disp;
+      break;
+    }
+    slash[slash == dir ? 1 : 0] = '\0'; /* "/x.py" keeps the root "/" */
+    struct stat st;
+    if (stat(dir, &st) == 0 && S_ISDIR(st.st_mode)) {
+      size_t n = strlen(dir);
+      rest = disp + n + (dir[n - 1] == '/' ? 0 : 1);
+      break;
+    }
+    if (strcmp(dir, "/") == 0) { /* no root directory: nothing resolves */
+      *dir_out = dir;
+      return NULL;
+    }
+  }
+  char *real = realpath(dir, NULL);
+  char *abs = real ? join(real, rest, "") : NULL;
+  free(real);
+  *dir_out = dir;
+  return abs;
+}
+
+/* abs below root (both resolved): the part after "root/", else NULL. */
+static const char *below_dir(const char *abs, const char *root) {
+  if (!root) return NULL;
+  size_t n = strcmp(root, "/") == 0 ? 0 : strlen(root);
+  if (strncmp(abs, root, n) != 0 || abs[n] != '/') return NULL;
+  return abs + n + 1;
+}
+
+/* True when a directory on rel's way is default-excluded or matches a directory glob. */
+static bool way_excluded(const walker *w, const char *rel) {
+  char *prefix = gl_xstrdup(rel);
+  bool excluded = false;
+  for (char *slash = strchr(prefix, '/'); slash && !excluded; slash = strchr(slash + 1, '/')) {
+    *slash = '\0';
+    const char *name = strrchr(prefix, '/') ? strrchr(prefix, '/') + 1 : prefix;
+    excluded = gl_walk_is_default_excluded(name) || user_excluded(w, name, prefix, prefix, true);
+    *slash = '/';
+  }
+  free(prefix);
+  return excluded;
+}
+
+static bool virtual_ignored(git_repository *repo, const char *abs) {
+  char *wd = repo ? realpath(git_repository_workdir(repo), NULL) : NULL;
+  const char *git_rel = below_dir(abs, wd);
+  int ignored = 0;
+  bool yes = git_rel && git_ignore_path_is_ignored(&ignored, repo, git_rel) == 0 && ignored;
+  free(wd);
+  return yes;
+}
+
+/* Whether a walk would lint disp (see gl_walk_stdin). */
+static bool virtual_wanted(walker *w, const char *disp, bool git_ok) {
+  const char *name = strrchr(disp, '/') ? strrchr(disp, '/') + 1 : disp;
+  if (!ends_with_py(name)) return false;
+  char *dir = NULL;
+  char *abs = virtual_abs(disp, &dir);
+  git_repository *repo = git_ok ? open_repo(dir, 0) : NULL;
+  char *cwd = realpath(".", NULL);
+  const char *rel = abs ? below_dir(abs, cwd) : NULL;
+  char *wd = !rel && abs && repo ? realpath(git_repository_workdir(repo), NULL) : NULL;
+  if (!rel && abs) rel = below_dir(abs, wd);
+  bool wanted = !(rel && way_excluded(w, rel)) &&
+                !user_excluded(w, name, rel ? rel : name, disp, false) &&
+                !(abs && w->use_git && virtual_ignored(repo, abs));
+  free(wd);
+  free(cwd);
+  git_repository_free(repo);
+  free(abs);
+  free(dir);
+  return wanted;
+}
+
+int gl_walk_stdin(const char *path, const gl_walk_opts *opts, gl_walk_result *out) {
+  memset(out, 0, sizeof(*out));
+  walker w = {.out = out};
+  if (!path[0]) {
+    add_error(&w, "", "empty string is not a valid path");
+    return GL_EIO;
+  }
+  init_globs(&w, opts);
+  bool git_ok = git_libgit2_init() > 0; /* the work tree also places the way for the excludes */
+  w.use_git = git_ok && (opts ? opts->respect_gitignore : true);
+  char *disp = normalise(path);
+  if (virtual_wanted(&w, disp, git_ok))
+    add_file(&w, disp, true);
+  else
+    free(disp);
+  if (git_ok) git_libgit2_shutdown();
+  for (size_t i = 0; i < w.globs.len; i++) free(w.globs.data[i].pattern);
+  gl_vec_free(&w.globs);
+  return GL_OK;
 }
 
 /* ---- result -------------------------------------------------------------------------------- */

@@ -46,6 +46,20 @@ typedef struct gl_walk_result {
  *   repository for a directory holding its own .git; libgit2 only, never the git binary. */
 int gl_walk(const char *const *paths, size_t npaths, const gl_walk_opts *opts, gl_walk_result *out);
 
+/* The single virtual file of --stdin-filename: out lists path (normalised as a display path, with
+ * explicit_arg) when a walk of the current directory would lint a file there, and nothing when it
+ * would not (Ruff's --force-exclude semantics, so an editor can pass every buffer):
+ * - its name does not end in ".py";
+ * - a directory on its way is default-excluded (.venv, build, ...) or matches a dir --exclude
+ *   glob, or the file matches an --exclude glob. The way and the globs' relative path are taken
+ *   from the current directory when path is below it (exactly what `gpulint .` sees), else from
+ *   the work tree of the git repository holding it, else only the file's name is checked;
+ * - .gitignore (opts->respect_gitignore) ignores it, in the repository that holds its nearest
+ *   existing directory.
+ * path need not exist and is never opened. Returns GL_OK, or GL_EIO with one error for path ""
+ * ("empty string is not a valid path"). Free out with gl_walk_result_free. */
+int gl_walk_stdin(const char *path, const gl_walk_opts *opts, gl_walk_result *out);
+
 /* Frees the paths and both lists; safe on a zeroed result, NULL, and twice. */
 void gl_walk_result_free(gl_walk_result *r);
 

@@ -112,6 +112,49 @@ static void test_errors(void **state) {
   gl_cli_free(&cli);
 }
 
+static void test_stdin_filename(void **state) {
+  gl_cli cli;
+  gl_diag err = {0};
+  assert_int_equal(PARSE(&cli, &err, "--stdin-filename", "pkg/mod.py", "--format=sarif"), 0);
+  assert_string_equal(cli.stdin_filename, "pkg/mod.py");
+  assert_int_equal(cli.paths.len, 0);
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--stdin-filename=a.py", "--stdin-filename", "b.py"), 0);
+  assert_string_equal(cli.stdin_filename, "b.py"); /* the last wins */
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--stdin-filename", "a.py", "src"), GL_EINVAL);
+  assert_string_equal(err.msg, "option '--stdin-filename' takes no PATH arguments, got 'src'");
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "check", "--", "x.py", "--stdin-filename=a.py"), 0);
+  assert_null(cli.stdin_filename); /* after "--" it is a path */
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--stdin-filename="), GL_EINVAL);
+  assert_string_equal(err.msg, "option '--stdin-filename' needs a non-empty path");
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--stdin-filename"), GL_EINVAL);
+  assert_string_equal(err.msg, "option '--stdin-filename' needs a value");
+  gl_cli_free(&cli);
+}
+
+static void test_sarif_category(void **state) {
+  gl_cli cli;
+  gl_diag err = {0};
+  assert_int_equal(PARSE(&cli, &err, "--sarif-category", "gpulint/py"), 0);
+  assert_string_equal(cli.sarif_category, "gpulint/py");
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--sarif-category="), GL_EINVAL);
+  assert_string_equal(err.msg, "option '--sarif-category' needs a non-empty name");
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--sarif-category", "a\nb"), GL_EINVAL);
+  assert_string_equal(err.msg, "option '--sarif-category' takes no control characters");
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--sarif-category", "x\x7f"), GL_EINVAL);
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--sarif-category", "caf\xc3\xa9 1"), 0); /* UTF-8, space */
+  assert_string_equal(cli.sarif_category, "caf\xc3\xa9 1");
+  gl_cli_free(&cli);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_defaults),
@@ -119,6 +162,8 @@ int main(void) {
       cmocka_unit_test(test_attached_short_values),
       cmocka_unit_test(test_subcommands),
       cmocka_unit_test(test_errors),
+      cmocka_unit_test(test_stdin_filename),
+      cmocka_unit_test(test_sarif_category),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -476,6 +477,119 @@ static void test_file_five_megabytes(void **state) {
   free(bytes);
 }
 
+/* ---- gl_load_fd (--stdin-filename) ---------------------------------------------------------- */
+
+/* A pipe whose write end a child fills with n bytes of fill (then text) and closes; returns the
+ * read end and the child's pid. The child exits 0 only when every write succeeded (no EPIPE). */
+static int pipe_from_child(const char *text, size_t n, char fill, pid_t *pid) {
+  int fds[2];
+  assert_int_equal(pipe(fds), 0);
+  *pid = fork();
+  assert_true(*pid >= 0);
+  if (*pid == 0) {
+    close(fds[0]);
+    char block[4096];
+    memset(block, fill, sizeof(block));
+    for (size_t done = 0; done < n;) {
+      size_t k = n - done < sizeof(block) ? n - done : sizeof(block);
+      ssize_t w = write(fds[1], block, k);
+      if (w <= 0) _exit(3);
+      done += (size_t)w;
+    }
+    size_t len = strlen(text);
+    _exit(write(fds[1], text, len) == (ssize_t)len ? 0 : 3);
+  }
+  close(fds[1]);
+  return fds[0];
+}
+
+static int child_status(pid_t pid) {
+  int st = 0;
+  assert_int_equal(waitpid(pid, &st, 0), pid);
+  return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static void test_fd_pipe_normalised_like_a_file(void **state) {
+  (void)state;
+  pid_t pid;
+  int fd = pipe_from_child("\xEF\xBB\xBFx = 1\rimport cupy\r\n", 0, ' ', &pid);
+  gl_source src;
+  gl_diag err = {0};
+  assert_int_equal(gl_load_fd(&src, fd, "virtual/never.py", 0, &err), GL_OK);
+  assert_int_equal(child_status(pid), 0);
+  close(fd);
+  assert_string_equal(src.path, "virtual/never.py");
+  assert_int_equal(src.bom_len, 3);
+  assert_true(src.had_lone_cr);
+  assert_int_equal(src.nlines, 3);
+  ASSERT_LINE(&src, 1, "x = 1");
+  ASSERT_LINE(&src, 2, "import cupy");
+  ASSERT_LINE(&src, 3, "");
+  gl_source_free(&src);
+}
+
+static void test_fd_pipe_over_cap_drains_the_writer(void **state) {
+  (void)state;
+  pid_t pid;
+  /* 300,000 bytes: more than a pipe buffer, so the writer blocks unless the reader drains */
+  int fd = pipe_from_child("tail", 300000, 'a', &pid);
+  gl_source src;
+  gl_diag err = {0};
+  assert_int_equal(gl_load_fd(&src, fd, "x.py", 100000, &err), GL_ESKIP);
+  assert_string_equal(err.msg, "standard input is over the size cap of 100000 bytes");
+  assert_null(src.bytes);
+  assert_int_equal(child_status(pid), 0);
+  char c;
+  assert_int_equal(read(fd, &c, 1), 0); /* everything was read */
+  close(fd);
+}
+
+static void test_fd_pipe_exactly_at_cap(void **state) {
+  (void)state;
+  pid_t pid;
+  int fd = pipe_from_child("", 100000, 'b', &pid);
+  gl_source src;
+  gl_diag err = {0};
+  assert_int_equal(gl_load_fd(&src, fd, "x.py", 100000, &err), GL_OK);
+  assert_int_equal(src.len, 100000);
+  assert_int_equal(child_status(pid), 0);
+  close(fd);
+  gl_source_free(&src);
+}
+
+static void test_fd_regular_file_and_nul(void **state) {
+  tmpdir *t = *state;
+  char path[128];
+  snprintf(path, sizeof(path), "%s/in.py", t->path);
+  FILE *fp = fopen(path, "wb");
+  assert_non_null(fp);
+  assert_int_equal(fwrite("a\0b\n\xff\n", 1, 6, fp), 6);
+  assert_int_equal(fclose(fp), 0);
+  int fd = open(path, O_RDONLY);
+  gl_source src;
+  gl_diag err = {0};
+  assert_int_equal(gl_load_fd(&src, fd, "other.py", 0, &err), GL_OK);
+  close(fd);
+  assert_int_equal(src.len, 6);
+  assert_int_equal(src.nlines, 3);
+  assert_line(&src, 1, "a\0b", 3);
+  assert_pos(&src, 4, 2, 1, 1);
+  assert_pos(&src, 5, 2, 2, 2); /* the invalid byte counts one column */
+  gl_source_free(&src);
+}
+
+static void test_fd_read_error(void **state) {
+  tmpdir *t = *state;
+  int fd = open(t->path, O_RDONLY | O_DIRECTORY); /* read(2) of a directory: EISDIR */
+  assert_true(fd >= 0);
+  gl_source src;
+  gl_diag err = {0};
+  assert_int_equal(gl_load_fd(&src, fd, "x.py", 0, &err), GL_EIO);
+  assert_string_equal(err.msg, "cannot read standard input: is a directory");
+  close(fd);
+  assert_int_equal(gl_load_drain(-1), GL_EIO);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_empty_buffer),
@@ -500,6 +614,12 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_file_over_cap, tmp_setup, tmp_teardown),
       cmocka_unit_test_setup_teardown(test_file_growing_past_cap, tmp_setup, tmp_teardown),
       cmocka_unit_test_setup_teardown(test_file_five_megabytes, tmp_setup, tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_fd_pipe_normalised_like_a_file, tmp_setup, tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_fd_pipe_over_cap_drains_the_writer, tmp_setup,
+                                      tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_fd_pipe_exactly_at_cap, tmp_setup, tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_fd_regular_file_and_nul, tmp_setup, tmp_teardown),
+      cmocka_unit_test_setup_teardown(test_fd_read_error, tmp_setup, tmp_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

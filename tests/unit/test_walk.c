@@ -471,6 +471,94 @@ static void test_fsmonitor_never_runs(void **state) {
   gl_walk_result_free(&r);
 }
 
+/* ---- --stdin-filename: one virtual file ------------------------------------------------------ */
+
+static gl_walk_result walk_stdin(const char *path, const gl_walk_opts *opts) {
+  gl_walk_result r;
+  assert_int_equal(gl_walk_stdin(path, opts, &r), GL_OK);
+  assert_int_equal(r.errors.len, 0);
+  return r;
+}
+
+#define ASSERT_STDIN(path, opts, want)                  \
+  do {                                                  \
+    gl_walk_result r_ = walk_stdin((path), (opts));     \
+    assert_files(&r_, (want));                          \
+    gl_walk_result_free(&r_);                           \
+  } while (0)
+
+static void test_stdin_virtual_file(void **state) {
+  (void)state;
+  put("sub/real.py", "");
+  ASSERT_STDIN("./sub//real.py", &git_off, "sub/real.py*");
+  ASSERT_STDIN("new/dir/never.py", &git_off, "new/dir/never.py*"); /* need not exist */
+  ASSERT_STDIN("notes.txt", &git_off, "");                          /* not *.py: nothing */
+  ASSERT_STDIN("stub.pyi", &git_off, "");
+  ASSERT_STDIN("sub", &git_off, "");
+  ASSERT_STDIN("/", &git_off, "");
+  gl_walk_result r;
+  assert_int_equal(gl_walk_stdin("", &git_off, &r), GL_EIO);
+  assert_int_equal(r.errors.len, 1);
+  assert_string_equal(r.errors.data[0].msg, "empty string is not a valid path");
+  assert_int_equal(r.files.len, 0);
+  gl_walk_result_free(&r);
+}
+
+static void test_stdin_excludes(void **state) {
+  fixture *f = *state;
+  const char *globs[] = {"gen/", "skip_*.py", "deep/x/*.py"};
+  gl_walk_opts opts = {globs, 3, false};
+  ASSERT_STDIN("build/a.py", &git_off, "");          /* default-excluded directory on the way */
+  ASSERT_STDIN("src/.venv/lib/a.py", &git_off, "");
+  ASSERT_STDIN("build.py", &git_off, "build.py*");   /* only directories are default-excluded */
+  ASSERT_STDIN("gen/a.py", &opts, "");               /* a directory glob */
+  ASSERT_STDIN("src/gen/a.py", &opts, "");
+  ASSERT_STDIN("gen.py", &opts, "gen.py*");          /* "gen/" is for directories only */
+  ASSERT_STDIN("src/skip_me.py", &opts, "");         /* a file glob on the name */
+  ASSERT_STDIN("deep/x/a.py", &opts, "");            /* a file glob on the relative path */
+  ASSERT_STDIN("deep/y/a.py", &opts, "deep/y/a.py*");
+  /* an absolute path below the current directory is matched by its relative path */
+  char abs[256];
+  snprintf(abs, sizeof(abs), "%s/deep/x/a.py", f->root);
+  ASSERT_STDIN(abs, &opts, "");
+  snprintf(abs, sizeof(abs), "%s/build/a.py", f->root);
+  ASSERT_STDIN(abs, &git_off, "");
+  /* outside the current directory and any repository: only the file's name is checked */
+  ASSERT_STDIN("/nonexistent-gl/build/skip_me.py", &opts, "");
+  ASSERT_STDIN("/nonexistent-gl/build/ok.py", &opts, "/nonexistent-gl/build/ok.py*");
+}
+
+static void test_stdin_gitignore(void **state) {
+  (void)state;
+  gitignore_tree(); /* .gitignore: ignored.py, gen/ */
+  ASSERT_STDIN("ignored.py", &git_on, "");
+  ASSERT_STDIN("sub/ignored.py", &git_on, "");
+  ASSERT_STDIN("gen/new/never.py", &git_on, ""); /* an ignored directory, even not existing */
+  ASSERT_STDIN("sub/new.py", &git_on, "sub/new.py*");
+  ASSERT_STDIN("ignored.py", &git_off, "ignored.py*");
+  /* from a subdirectory, the repository's top-level .gitignore still applies */
+  assert_int_equal(chdir("sub"), 0);
+  ASSERT_STDIN("ignored.py", &git_on, "");
+  ASSERT_STDIN("../gen/g.py", &git_on, "");
+  ASSERT_STDIN("../kept.py", &git_on, "../kept.py*");
+  assert_int_equal(chdir(".."), 0);
+}
+
+static void test_stdin_excludes_from_repo_top(void **state) {
+  fixture *f = *state;
+  git_init_here("repo");
+  put("repo/build/x.py", "");
+  mkdir("elsewhere", 0755);
+  assert_int_equal(chdir("elsewhere"), 0);
+  /* below no current directory: the way is taken from the repository's work tree */
+  char abs[256];
+  snprintf(abs, sizeof(abs), "%s/repo/build/x.py", f->root);
+  ASSERT_STDIN(abs, &git_off, "");
+  ASSERT_STDIN("../repo/build/x.py", &git_on, "");
+  ASSERT_STDIN("../repo/src/x.py", &git_on, "../repo/src/x.py*");
+  assert_int_equal(chdir(".."), 0);
+}
+
 int main(void) {
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
   const struct CMUnitTest tests[] = {
@@ -494,6 +582,10 @@ int main(void) {
       T(test_gitignored_explicit_paths_kept),
       T(test_gitignore_of_nested_repo),
       T(test_fsmonitor_never_runs),
+      T(test_stdin_virtual_file),
+      T(test_stdin_excludes),
+      T(test_stdin_gitignore),
+      T(test_stdin_excludes_from_repo_top),
   };
 #undef T
   return cmocka_run_group_tests(tests, NULL, NULL);

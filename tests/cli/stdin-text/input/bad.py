@@ -1,0 +1,3 @@
+s = "ÿş cafÃ©"; import cuspatial
+t = "ğŸš€"; import cuxfilter
+	import warp.sim

@@ -1,0 +1,2 @@
+# gpulint: skip-file
+import cuspatial
