@@ -62,6 +62,17 @@ static const char help_text[] =
     "                         and add the measured cost to their message; SARIF results\n"
     "                         gain a rank (0-100) by that cost. A bad file is an error\n"
     "\n"
+    "GitHub code scanning (--format sarif):\n"
+    "  --sarif-category NAME  write NAME as the run's automationDetails.id, with the trailing\n"
+    "                         '/' GitHub's upload action adds (`gpulint` -> `gpulint/`), so\n"
+    "                         several gpulint analyses of one commit stay apart. Non-empty, no\n"
+    "                         control characters. URIs are relative to %SRCROOT%: the git top\n"
+    "                         level holding the current directory, else the one holding the\n"
+    "                         single PATH, else that PATH if a directory, else the current\n"
+    "                         directory. At most 25,000 results per run and 1,000 locations\n"
+    "                         per result are written (the first in output order); a\n"
+    "                         notification and a warning say what was left out\n"
+    "\n"
     "Exit status:\n"
     "  --fail-on LEVEL        error, warning (default) or note: findings at or above LEVEL\n"
     "                         make the exit status 1\n"
@@ -252,6 +263,20 @@ static void print_notifications(const gl_run *run) {
   }
 }
 
+/* One stderr line per GitHub limit the SARIF report will cut (the log itself says it too). */
+static void warn_sarif_limits(const gl_run *run, const gl_report_opts *ropts) {
+  size_t locations = 0;
+  size_t results = gl_report_sarif_dropped(run, ropts, &locations);
+  if (results)
+    fprintf(stderr, "gpulint: warning: SARIF output left out %zu results: GitHub code scanning "
+            "accepts at most %d per run, so the first %d in output order were kept\n", results,
+            GL_SARIF_MAX_RESULTS, GL_SARIF_MAX_RESULTS);
+  if (locations)
+    fprintf(stderr, "gpulint: warning: SARIF output left out %zu related locations: GitHub code "
+            "scanning accepts at most %d locations per result\n", locations,
+            GL_SARIF_MAX_LOCATIONS);
+}
+
 static bool use_color(const gl_cli *cli, const char *output) {
   if (cli->color == GL_COLOR_ALWAYS) return true;
   if (cli->color == GL_COLOR_NEVER) return false;
@@ -298,8 +323,9 @@ static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher 
     status = EXIT_ERROR;
   } else {
     gl_report_opts ropts = {.color = use_color(cli, cli->output), .tool_version = GL_VERSION,
-                            .quiet = cli->quiet};
+                            .quiet = cli->quiet, .sarif_category = cli->sarif_category};
     int format = cli->format < 0 ? GL_FORMAT_FULL : cli->format;
+    if (format == GL_FORMAT_SARIF && !cli->quiet) warn_sarif_limits(&run, &ropts);
     if (gl_report_write(gl_output_stream(&out), (gl_format)format, &run, &ropts) != 0 ||
         gl_output_commit(&out) != 0) {
       gl_diag_list errs = {0};

@@ -30,7 +30,25 @@ typedef struct gl_report_opts {
   bool color;                 /* ANSI colour (text formats only) */
   const char *tool_version;   /* "0.1.0" */
   bool quiet;                 /* text formats: no summary line */
+  const char *sarif_category; /* SARIF runs[0].automationDetails.id = this plus a trailing '/'
+                                 when it lacks one (as GitHub's upload action does with its
+                                 `category` input); NULL = no automationDetails */
+  size_t max_results;         /* SARIF: results kept per run, in output order (0 = GitHub's
+                                 limit, GL_SARIF_MAX_RESULTS) */
+  size_t max_locations;       /* SARIF: locations + relatedLocations kept per result (0 =
+                                 GL_SARIF_MAX_LOCATIONS) */
 } gl_report_opts;
+
+/* GitHub code scanning rejects a run with more results, a result with more locations. */
+#define GL_SARIF_MAX_RESULTS 25000
+#define GL_SARIF_MAX_LOCATIONS 1000
+
+/* What the SARIF writer leaves out of run under opts' limits (opts NULL = GitHub's): returns how
+ * many results it drops (the last ones in output order); *locations_out (may be NULL) receives how
+ * many related locations it drops from the results it keeps. The SARIF itself says the same in a
+ * toolExecutionNotifications entry ("sarif-limit"). */
+size_t gl_report_sarif_dropped(const gl_run *run, const gl_report_opts *opts,
+                               size_t *locations_out);
 
 /* Writes run to out. Returns 0, or GL_EIO when writing failed. */
 int gl_report_write(FILE *out, gl_format fmt, const gl_run *run, const gl_report_opts *opts);

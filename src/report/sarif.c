@@ -2,8 +2,10 @@
  * Owns: the SARIF document: tool.driver with its rules (enabled or referenced, ruleIndex map) and
  *       notification descriptors, originalUriBaseIds %SRCROOT%, columnKind utf16CodeUnits,
  *       results with relatedLocations, partialFingerprints and inSource suppressions (and, when
- *       calibrated, rank and properties), the run's properties.evidence, and the invocation with
- *       executionSuccessful, workingDirectory and toolExecutionNotifications. Deterministic:
+ *       calibrated, rank and properties), the run's properties.evidence and automationDetails
+ *       (--sarif-category), the invocation with executionSuccessful, workingDirectory and
+ *       toolExecutionNotifications, and GitHub's limits (25,000 results per run, 1,000
+ *       locations per result: the rest left out in output order, with a notification). Deterministic:
  *       no time stamps. Checked with the SARIF 2.1.0 schema and the SARIF multitool (rule
  *       kinds Sarif and Gh, GH1001-GH1007 on): clean, except that GH1006 rejects a result in
  *       a file outside both %SRCROOT% and the working directory (an absolute file: URI).
@@ -16,6 +18,9 @@
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define TOOL_URI "https://github.com/gpulint/gpulint"
+
+/* The descriptor after the gl_note_kind ones: results or locations left out (GitHub's limits). */
+#define NOTE_SARIF_LIMIT (GL_NOTE_SKIPPED + 1)
 
 /* Descriptors of notifications, indexed by gl_note_kind (tool.driver.notifications); GitHub
  * wants shortDescription, fullDescription and help on every descriptor. */
@@ -32,6 +37,11 @@ static const struct {
                          "The file could not be read, was larger than the size cap, or took "
                          "longer than the parse time limit. The run counts as incomplete (exit "
                          "status 2)."},
+    [NOTE_SARIF_LIMIT] = {"sarif-limit", "Results were left out of this SARIF log.",
+                          "GitHub code scanning rejects a run with more than 25,000 results or a "
+                          "result with more than 1,000 locations, so gpulint kept the first "
+                          "results in output order and left the rest out. Lint fewer files, or "
+                          "narrow the rules with --select, to see them all."},
 };
 
 typedef gl_vec(const gl_rule *) rule_list;
@@ -46,6 +56,12 @@ typedef struct sarif_ctx {
   const char *root;             /* srcroot as an existing path ("/", ".") */
   rule_list rules;              /* tool.driver.rules, in order: ruleIndex = position */
   gl_vec(rule_slot) map;        /* rule address -> ruleIndex, sorted by address */
+  const char *category;         /* --sarif-category, or NULL */
+  size_t max_results;           /* results kept (GitHub: 25,000 per run) */
+  size_t max_related;           /* relatedLocations kept per result (GitHub: 1,000 locations,
+                                   the primary location included) */
+  size_t written;               /* results added so far */
+  size_t dropped_results, dropped_locations;
 } sarif_ctx;
 
 static const char *sarif_level(gl_level level) {
@@ -245,10 +261,16 @@ static bool add_location(cJSON *o, const char *uri, bool relative, const gl_regi
 }
 
 /* relatedLocations: [{id, physicalLocation, message}], ids 1.., only when the finding has some. */
-static bool add_related(cJSON *o, const gl_finding *x, const char *uri, bool relative) {
-  if (!x->nrelated) return true;
+static size_t related_kept(const gl_finding *x, size_t max_related) {
+  size_t n = x->nrelated < GL_FINDING_MAX_RELATED ? x->nrelated : GL_FINDING_MAX_RELATED;
+  return n < max_related ? n : max_related;
+}
+
+static bool add_related(cJSON *o, const gl_finding *x, size_t keep, const char *uri,
+                        bool relative) {
+  if (!keep) return true;
   cJSON *rel = cJSON_AddArrayToObject(o, "relatedLocations");
-  for (uint8_t i = 0; rel && i < x->nrelated && i < GL_FINDING_MAX_RELATED; i++) {
+  for (size_t i = 0; rel && i < keep; i++) {
     cJSON *loc = push_object(rel);
     if (!loc || !add_num(loc, "id", (uint32_t)i + 1) ||
         !add_physical(loc, uri, relative, &x->related[i]) ||
@@ -258,14 +280,21 @@ static bool add_related(cJSON *o, const gl_finding *x, const char *uri, bool rel
   return rel != NULL;
 }
 
-static bool add_result(cJSON *results, const sarif_ctx *c, const gl_finding *x, const char *uri,
+static bool add_result(cJSON *results, sarif_ctx *c, const gl_finding *x, const char *uri,
                        bool relative) {
+  if (c->written >= c->max_results) {
+    c->dropped_results++;
+    return true;
+  }
+  c->written++;
+  size_t keep = related_kept(x, c->max_related);
+  c->dropped_locations += (size_t)x->nrelated - keep;
   cJSON *o = push_object(results);
   if (!o || !add_text(o, "ruleId", x->rule->id) ||
       !add_num(o, "ruleIndex", (uint32_t)rule_index(c, x->rule)) ||
       !cJSON_AddStringToObject(o, "level", sarif_level(x->level)) || !gl_report__add_rank(o, x) ||
       !add_message(o, "message", x->message) || !add_location(o, uri, relative, &x->region) ||
-      !add_related(o, x, uri, relative))
+      !add_related(o, x, keep, uri, relative))
     return false;
   if (x->line_hash) {
     cJSON *fp = cJSON_AddObjectToObject(o, "partialFingerprints");
@@ -295,7 +324,7 @@ static bool add_notification(cJSON *notes, const gl_notification *n, const char 
 }
 
 /* Results and notifications of every file, each file's URI computed once. */
-static bool add_files(cJSON *results, cJSON *notes, const sarif_ctx *c) {
+static bool add_files(cJSON *results, cJSON *notes, sarif_ctx *c) {
   for (size_t i = 0; i < c->run->files.len; i++) {
     const gl_file_result *f = &c->run->files.data[i];
     if (!f->findings.len && !f->notes.len) continue;
@@ -325,8 +354,42 @@ static bool add_dir_uri(cJSON *o, const char *key, const char *path) {
   return ok;
 }
 
-static bool build_run(cJSON *run, const sarif_ctx *c, const char *version) {
-  if (!add_tool(run, c, version)) return false;
+/* The toolExecutionNotification that says what the limits left out (none when nothing was). */
+static bool add_limit_note(cJSON *notes, const sarif_ctx *c) {
+  if (!c->dropped_results && !c->dropped_locations) return true;
+  char msg[512];
+  int n = 0;
+  if (c->dropped_results)
+    n = snprintf(msg, sizeof msg, "Left out %zu of %zu results: GitHub code scanning accepts "
+                 "at most %zu results per run, so the first %zu in output order were kept. ",
+                 c->dropped_results, c->written + c->dropped_results, c->max_results, c->written);
+  if (c->dropped_locations && n >= 0 && (size_t)n < sizeof msg)
+    snprintf(msg + n, sizeof msg - (size_t)n, "Left out %zu related location%s: GitHub accepts at "
+             "most %zu locations per result.", c->dropped_locations,
+             c->dropped_locations == 1 ? "" : "s", c->max_related + 1);
+  size_t len = strlen(msg);
+  if (len && msg[len - 1] == ' ') msg[len - 1] = '\0';
+  cJSON *o = push_object(notes);
+  if (!o || !cJSON_AddStringToObject(o, "level", "warning") || !add_message(o, "message", msg))
+    return false;
+  cJSON *d = cJSON_AddObjectToObject(o, "descriptor");
+  return d && cJSON_AddStringToObject(d, "id", note_kinds[NOTE_SARIF_LIMIT].id) &&
+         add_num(d, "index", NOTE_SARIF_LIMIT);
+}
+
+/* runs[0].automationDetails.id: the category, with the '/' GitHub's upload action would add. */
+static bool add_category(cJSON *run, const char *category) {
+  if (!category) return true;
+  size_t n = strlen(category);
+  char *id = gl_xasprintf("%s%s", category, n && category[n - 1] == '/' ? "" : "/");
+  cJSON *details = cJSON_AddObjectToObject(run, "automationDetails");
+  bool ok = details && add_text(details, "id", id);
+  free(id);
+  return ok;
+}
+
+static bool build_run(cJSON *run, sarif_ctx *c, const char *version) {
+  if (!add_tool(run, c, version) || !add_category(run, c->category)) return false;
   cJSON *inv = push_object(cJSON_AddArrayToObject(run, "invocations"));
   if (!inv || !cJSON_AddBoolToObject(inv, "executionSuccessful", !gl_run_incomplete(c->run)))
     return false;
@@ -337,17 +400,39 @@ static bool build_run(cJSON *run, const sarif_ctx *c, const char *version) {
     return false;
   if (!cJSON_AddStringToObject(run, "columnKind", "utf16CodeUnits")) return false;
   cJSON *results = cJSON_AddArrayToObject(run, "results");
-  if (!results || !add_files(results, notes, c)) return false;
+  if (!results || !add_files(results, notes, c) || !add_limit_note(notes, c)) return false;
   if (cJSON_GetArraySize(notes) == 0) cJSON_DeleteItemFromObjectCaseSensitive(inv, "toolExecutionNotifications");
   if (!c->run->evidence) return true;
   cJSON *props = cJSON_AddObjectToObject(run, "properties");
   return props && gl_report__add_evidence(props, c->run);
 }
 
+/* The limits in force: results per run, related locations per result (locations minus one). */
+static void limits_of(const gl_report_opts *opts, size_t *max_results, size_t *max_related) {
+  size_t locations = opts && opts->max_locations ? opts->max_locations : GL_SARIF_MAX_LOCATIONS;
+  *max_results = opts && opts->max_results ? opts->max_results : GL_SARIF_MAX_RESULTS;
+  *max_related = locations - 1;
+}
+
+size_t gl_report_sarif_dropped(const gl_run *run, const gl_report_opts *opts,
+                               size_t *locations_out) {
+  size_t max_results, max_related, seen = 0, locations = 0;
+  limits_of(opts, &max_results, &max_related);
+  for (size_t i = 0; i < run->files.len; i++) {
+    const gl_file_result *f = &run->files.data[i];
+    for (size_t j = 0; j < f->findings.len; j++, seen++)
+      if (seen < max_results)
+        locations += (size_t)f->findings.data[j].nrelated - related_kept(&f->findings.data[j], max_related);
+  }
+  if (locations_out) *locations_out = locations;
+  return seen > max_results ? seen - max_results : 0;
+}
+
 int gl_sarif_write(FILE *out, const gl_run *run, const gl_report_opts *opts) {
   /* srcroot "" is "/" (stored without its trailing slash); none means the current directory */
   const char *base = !run->srcroot ? "." : run->srcroot[0] ? run->srcroot : "/";
-  sarif_ctx c = {run, base, {0}, {0}};
+  sarif_ctx c = {run, base, {0}, {0}, opts->sarif_category, 0, 0, 0, 0, 0};
+  limits_of(opts, &c.max_results, &c.max_related);
   collect_rules(&c);
   cJSON *root = cJSON_CreateObject();
   bool ok = root && cJSON_AddStringToObject(root, "$schema", SARIF_SCHEMA) &&

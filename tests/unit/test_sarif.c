@@ -312,10 +312,12 @@ static void test_sarif_notifications(void **state) {
   check_missing(root, N(n1, "locations/0/physicalLocation/region"));
 #undef N
   /* the descriptors the notifications point at */
-  check_size(root, "runs/0/tool/driver/notifications", 3);
+  check_size(root, "runs/0/tool/driver/notifications", 4);
   check_str(root, "runs/0/tool/driver/notifications/0/id", "syntax-error");
   check_str(root, "runs/0/tool/driver/notifications/1/id", "partial-lint");
   check_str(root, "runs/0/tool/driver/notifications/2/id", "file-skipped");
+  check_str(root, "runs/0/tool/driver/notifications/3/id", "sarif-limit");
+  check_missing(root, "runs/0/automationDetails"); /* no --sarif-category */
   cJSON_Delete(root);
   free(text);
   fixture_free(&fx);
@@ -466,6 +468,94 @@ static void test_sarif_deterministic(void **state) {
   fixture_free(&fx);
 }
 
+static char *write_sarif_opts(const gl_run *run, const gl_report_opts *opts) {
+  char *buf = NULL;
+  size_t len = 0;
+  FILE *f = open_memstream(&buf, &len);
+  assert_non_null(f);
+  assert_int_equal(gl_report_write(f, GL_FORMAT_SARIF, run, opts), 0);
+  fclose(f);
+  return buf;
+}
+
+/* --sarif-category: automationDetails.id gets the trailing '/' the upload action would add. */
+static void test_sarif_category(void **state) {
+  (void)state;
+  static const struct { const char *category, *id; } cases[] = {
+      {"gpulint", "gpulint/"}, {"gpulint/", "gpulint/"}, {"py/src", "py/src/"},
+      {"a b\xff", "a b\xef\xbf\xbd/"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    fixture fx;
+    build_run(&fx);
+    gl_report_opts opts = {.tool_version = "1", .sarif_category = cases[i].category};
+    char *text = write_sarif_opts(&fx.run, &opts);
+    cJSON *root = parse(text);
+    check_str(root, "runs/0/automationDetails/id", cases[i].id);
+    cJSON_Delete(root);
+    free(text);
+    fixture_free(&fx);
+  }
+}
+
+/* Beyond max_results, the last results in output order are left out and a notification says so;
+ * related locations beyond max_locations - 1 are left out of a result. */
+static void test_sarif_limits(void **state) {
+  (void)state;
+  fixture fx;
+  build_run(&fx); /* a.py: 3 results (the third suppressed) */
+  gl_file_result *a = &fx.run.files.data[0];
+  gl_finding *first = &a->findings.data[0];
+  first->related[0].start_line = first->related[0].end_line = 1;
+  first->related_msg[0] = strdup("one");
+  first->related[1].start_line = first->related[1].end_line = 2;
+  first->related_msg[1] = strdup("two");
+  first->nrelated = 2;
+  gl_report_opts opts = {.tool_version = "1", .max_results = 2, .max_locations = 2};
+  size_t locations = 99;
+  assert_int_equal(gl_report_sarif_dropped(&fx.run, &opts, &locations), 1);
+  assert_int_equal(locations, 1);
+  char *text = write_sarif_opts(&fx.run, &opts);
+  cJSON *root = parse(text);
+  check_size(root, "runs/0/results", 2);
+  check_str(root, "runs/0/results/0/ruleId", "GPU101");
+  check_str(root, "runs/0/results/1/ruleId", "GPU102"); /* the suppressed GPU103 went */
+  check_size(root, "runs/0/results/0/relatedLocations", 1);
+  check_str(root, "runs/0/results/0/relatedLocations/0/message/text", "one");
+  const char *n = "runs/0/invocations/0/toolExecutionNotifications/2/";
+  char p[200];
+  check_size(root, "runs/0/invocations/0/toolExecutionNotifications", 3);
+  snprintf(p, sizeof p, "%slevel", n);
+  check_str(root, p, "warning");
+  snprintf(p, sizeof p, "%sdescriptor/id", n);
+  check_str(root, p, "sarif-limit");
+  snprintf(p, sizeof p, "%sdescriptor/index", n);
+  check_int(root, p, 3);
+  snprintf(p, sizeof p, "%smessage/text", n);
+  check_str(root, p, "Left out 1 of 3 results: GitHub code scanning accepts at most 2 results per "
+                     "run, so the first 2 in output order were kept. Left out 1 related location: "
+                     "GitHub accepts at most 2 locations per result.");
+  snprintf(p, sizeof p, "%slocations", n);
+  check_missing(root, p);
+  cJSON_Delete(root);
+  free(text);
+
+  /* at the limit: nothing is dropped, no notification; GitHub's defaults keep everything here */
+  opts.max_results = 3;
+  opts.max_locations = 3;
+  assert_int_equal(gl_report_sarif_dropped(&fx.run, &opts, &locations), 0);
+  assert_int_equal(locations, 0);
+  assert_int_equal(gl_report_sarif_dropped(&fx.run, NULL, NULL), 0);
+  text = write_sarif_opts(&fx.run, &opts);
+  root = parse(text);
+  check_size(root, "runs/0/results", 3);
+  check_size(root, "runs/0/results/0/relatedLocations", 2);
+  check_size(root, "runs/0/invocations/0/toolExecutionNotifications", 2);
+  cJSON_Delete(root);
+  free(text);
+  fixture_free(&fx);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_sarif_top_level),
@@ -479,6 +569,8 @@ int main(void) {
       cmocka_unit_test(test_sarif_srcroot_forms),
       cmocka_unit_test(test_sarif_rules_outside_ruleset),
       cmocka_unit_test(test_sarif_deterministic),
+      cmocka_unit_test(test_sarif_category),
+      cmocka_unit_test(test_sarif_limits),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
