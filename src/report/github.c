@@ -2,24 +2,35 @@
  * `::warning file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=ID::MESSAGE`.
  * Owns: the level word (error -> ::error, warning -> ::warning, note -> ::notice) and escaping as
  *       the Actions toolkit does: data `%` `\r` `\n` -> %25 %0D %0A, properties also `:` `,` ->
- *       %3A %2C. Text is made visible with gl_report_safe_text first (the log viewer renders
- *       ANSI escapes). Columns are code points; endColumn is exclusive, as in Ruff's output.
+ *       %3A %2C (actions/toolkit command.ts escapeData / escapeProperty). CR and LF are kept as
+ *       %0D / %0A, so a message with a line break shows one; every other control character is
+ *       made visible with gl_report_safe_text (the log viewer renders ANSI escapes). Columns
+ *       are code points; endColumn is exclusive, as in Ruff's output.
  * Not: locations (location.c). Threads: main thread. */
 #include <stdlib.h>
 #include <string.h>
 #include "report_int.h"
 
-static void put_escaped(FILE *out, const char *s, bool property) {
-  char *safe = gl_report_safe_text(s, strlen(s));
+/* One run of text without CR or LF, made visible, then escaped. */
+static void put_segment(FILE *out, const char *s, size_t len, bool property) {
+  char *safe = gl_report_safe_text(s, len);
   for (const char *p = safe; *p; p++) {
     if (*p == '%') fputs("%25", out);
-    else if (*p == '\r') fputs("%0D", out);
-    else if (*p == '\n') fputs("%0A", out);
     else if (property && *p == ':') fputs("%3A", out);
     else if (property && *p == ',') fputs("%2C", out);
     else fputc(*p, out);
   }
   free(safe);
+}
+
+static void put_escaped(FILE *out, const char *s, bool property) {
+  for (;;) {
+    size_t n = strcspn(s, "\r\n");
+    put_segment(out, s, n, property);
+    if (!s[n]) return;
+    fputs(s[n] == '\r' ? "%0D" : "%0A", out);
+    s += n + 1;
+  }
 }
 
 static const char *command(gl_level level) {

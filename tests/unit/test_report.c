@@ -152,17 +152,24 @@ static void test_github(void **state) {
   fixture_free(&fx);
 }
 
-/* Properties escape % : , (and CR LF); data escapes % only among what safe text leaves. */
+/* As actions/toolkit does: properties escape % CR LF : ,; data escapes % CR LF (a line break
+ * stays one, as %0A); other control characters are made visible, never sent raw. */
 static void test_github_escaping(void **state) {
   (void)state;
   fixture fx;
   fixture_init(&fx, "/repo");
   gl_file_result *f = fixture_file(&fx, "dir,x/a:b%c.py");
   fixture_add(&fx, f, (fixture_finding){2, GL_LEVEL_NOTE, 1, 2, 1, 3, 2, 3,
-                                        "100% done: a,b\r\nnext \x1b[2J", "ab", NULL, false});
+                                        "100% done: a,b\r\nnext \x1b[2J::x\rlast\n", "ab", NULL,
+                                        false});
+  gl_file_result *g = fixture_file(&fx, "new\nline\r.py");
+  fixture_add(&fx, g, (fixture_finding){0, GL_LEVEL_ERROR, 2, 1, 2, 3, 1, 3, "m\tn", "ab", NULL,
+                                        false});
   check_render(&fx.run, GL_FORMAT_GITHUB, false,
                "::notice file=dir%2Cx/a%3Ab%25c.py,line=1,col=2,endLine=1,endColumn=3,title=GPU103::"
-               "100%25 done: a,b\\x0d\\x0anext \\x1b[2J\n");
+               "100%25 done: a,b%0D%0Anext \\x1b[2J::x%0Dlast%0A\n"
+               "::error file=new%0Aline%0D.py,line=2,col=1,endLine=2,endColumn=3,title=GPU101::"
+               "m\tn\n");
   fixture_free(&fx);
 }
 

@@ -1,0 +1,3 @@
+import torch
+for batch in loader:
+    torch.cuda.synchronize()
