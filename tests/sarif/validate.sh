@@ -17,7 +17,7 @@ cp -r "$repo/examples" "$repo/tests/rules/fixtures" "$tmp/src/"
 printf 'import cuspatial  # noqa: GPU102\nimport cuxfilter\ndef broken(:\n    pass\n' >"$tmp/src/mixed.py"
 printf 'import torch\nfor x in xs:\n    s += x.sum().item()\ny = torch.zeros(2, dtype=torch.float64)\n' >"$tmp/src/calib.py"
 evidence=$repo/tests/fixtures/evidence
-(cd "$tmp/src" && git init -q . && "$gpulint" --select ALL --format sarif -o "$tmp/run.sarif" . )
+(cd "$tmp/src" && git init -q . && "$gpulint" --select ALL --sarif-category gpulint/py --format sarif -o "$tmp/run.sarif" . )
 rc=$?
 if [ $rc -ne 1 ]; then echo "FAIL: gpulint exited $rc, expected 1 (findings)"; exit 1; fi
 (cd "$tmp/src" && "$gpulint" --select ALL --rules "$evidence/pack" --evidence "$evidence/h200.json" -q \
