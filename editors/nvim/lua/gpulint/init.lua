@@ -55,8 +55,8 @@ local function executable()
   end
   if not reported.missing then
     reported.missing = true
-    notify(("`%s` is not an executable on PATH; set `cmd` in require('gpulint').setup{}"):format(config.cmd),
-      levels.WARN)
+    local msg = "`%s` is not an executable on PATH; set `cmd` in require('gpulint').setup{}"
+    notify(msg:format(config.cmd), levels.WARN)
   end
   return false
 end
@@ -284,6 +284,9 @@ function M.setup(opts)
     filetypes = { config.filetypes, "table" },
   })
   reported.missing, reported.error = false, nil
+  if not vim.g.loaded_gpulint then
+    vim.cmd("runtime plugin/gpulint.lua") -- the commands, where a plugin manager skipped plugin/
+  end
   for bufnr in pairs(buffers) do
     detach(bufnr, true)
   end
@@ -348,7 +351,8 @@ function M.rule_doc(id, on_open)
     end,
     on_exit = function(_, code)
       if code ~= 0 then
-        notify(("`gpulint rule %s` failed: %s"):format(id, first_line(table.concat(err, "\n"))), levels.WARN)
+        local why = first_line(table.concat(err, "\n"))
+        notify(("`gpulint rule %s` failed: %s"):format(id, why), levels.WARN)
         return
       end
       while #out > 0 and out[#out] == "" do

@@ -97,7 +97,8 @@ local function make_item(obj, level, code, kind, lines)
 end
 
 local function rule_level(rules, result)
-  local rule = is_table(rules) and type(result.ruleIndex) == "number" and rules[result.ruleIndex + 1]
+  local index = type(result.ruleIndex) == "number" and result.ruleIndex or nil
+  local rule = is_table(rules) and index and rules[index + 1]
   if is_table(rule) and is_table(rule.defaultConfiguration) then
     return rule.defaultConfiguration.level
   end
