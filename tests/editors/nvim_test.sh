@@ -6,8 +6,8 @@
 # pass line, and on any "Error" on standard error (headless Neovim prints Lua errors there and may
 # still exit 0). Without Neovim: exit 77 (CTest skip), but exit 1 when CI=true.
 set -u
-gpulint=$1
-root=$2
+gpulint=$(cd "$(dirname "$1")" && pwd)/$(basename "$1") # the wrapper runs in other directories
+root=$(cd "$2" && pwd)
 
 if ! command -v nvim >/dev/null 2>&1; then
   if [ "${CI:-}" = true ]; then
