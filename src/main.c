@@ -375,7 +375,9 @@ int main(int argc, char **argv) {
   gl_diag err = {0};
   int status;
   if (gl_cli_parse(&cli, argc, argv, &err) != 0) {
-    print_error(err.msg);
+    char *safe = gl_report_safe_text(err.msg, strlen(err.msg)); /* it may quote an argument */
+    print_error(safe);
+    free(safe);
     status = EXIT_ERROR;
   } else {
     status = run_command(&cli);
