@@ -235,34 +235,23 @@ local function attach(bufnr)
     return
   end
   st.group = api.nvim_create_augroup("gpulint_buffer_" .. bufnr, { clear = true })
-  api.nvim_create_autocmd("BufReadPost", {
-    group = st.group,
-    buffer = bufnr,
-    callback = function()
-      lint_soon(bufnr)
-    end,
-  })
-  api.nvim_create_autocmd("BufWritePost", {
-    group = st.group,
-    buffer = bufnr,
-    callback = function()
-      M.lint(bufnr)
-    end,
-  })
-  api.nvim_create_autocmd({ "TextChanged", "TextChangedI" }, {
-    group = st.group,
-    buffer = bufnr,
-    callback = function()
-      M.schedule(bufnr)
-    end,
-  })
-  api.nvim_create_autocmd({ "BufUnload", "BufWipeout" }, {
-    group = st.group,
-    buffer = bufnr,
-    callback = function()
-      detach(bufnr)
-    end,
-  })
+  -- event(s) -> what runs for this buffer
+  local handlers = {
+    { "BufReadPost", lint_soon },
+    { "BufWritePost", M.lint },
+    { { "TextChanged", "TextChangedI" }, M.schedule },
+    { { "BufUnload", "BufWipeout" }, detach },
+  }
+  for _, h in ipairs(handlers) do
+    local fn = h[2]
+    api.nvim_create_autocmd(h[1], {
+      group = st.group,
+      buffer = bufnr,
+      callback = function()
+        fn(bufnr)
+      end,
+    })
+  end
   lint_soon(bufnr)
 end
 
