@@ -15,7 +15,7 @@ typedef enum opt_id {
   OPT_FORMAT, OPT_OUTPUT, OPT_SELECT, OPT_IGNORE, OPT_EXTEND_SELECT, OPT_FAIL_ON, OPT_EXIT_ZERO,
   OPT_RULES, OPT_JOBS, OPT_EXCLUDE, OPT_MAX_FILE_SIZE, OPT_PARSE_TIMEOUT, OPT_NO_PREFILTER,
   OPT_NO_GITIGNORE, OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_EVIDENCE, OPT_STDIN_FILENAME,
-  OPT_SARIF_CATEGORY,
+  OPT_SARIF_CATEGORY, OPT_BASELINE,
 } opt_id;
 
 typedef struct opt_def {
@@ -39,6 +39,7 @@ static const opt_def options[] = {
     {"help", 'h', false, OPT_HELP},          {"version", 'V', false, OPT_VERSION},
     {"evidence", 0, true, OPT_EVIDENCE},     {"stdin-filename", 0, true, OPT_STDIN_FILENAME},
     {"sarif-category", 0, true, OPT_SARIF_CATEGORY},
+    {"baseline", 0, true, OPT_BASELINE},
 };
 
 /* Appends the comma-separated, non-empty items of value to v. */
@@ -117,6 +118,7 @@ static int apply_value(gl_cli *cli, const opt_def *o, const char *v, gl_diag *er
       return 0;
     case OPT_OUTPUT: free(cli->output); cli->output = gl_xstrdup(v); return 0;
     case OPT_EVIDENCE: free(cli->evidence); cli->evidence = gl_xstrdup(v); return 0;
+    case OPT_BASELINE: free(cli->baseline); cli->baseline = gl_xstrdup(v); return 0;
     case OPT_SELECT: cli->has_select = true; push_list(&cli->select, v); return 0;
     case OPT_IGNORE: push_list(&cli->ignore, v); return 0;
     case OPT_EXTEND_SELECT: push_list(&cli->extend_select, v); return 0;
@@ -300,7 +302,9 @@ void gl_cli_free(gl_cli *cli) {
   free(cli->output);
   free(cli->rule_id);
   free(cli->evidence);
+  free(cli->baseline);
   free(cli->stdin_filename);
   free(cli->sarif_category);
-  cli->output = cli->rule_id = cli->evidence = cli->stdin_filename = cli->sarif_category = NULL;
+  cli->output = cli->rule_id = cli->evidence = cli->stdin_filename = cli->sarif_category =
+      cli->baseline = NULL;
 }

@@ -40,6 +40,8 @@ typedef struct gl_cli {
                                 PATH arguments may be given with it; never "" */
   char *sarif_category;      /* --sarif-category NAME as given (non-empty, no control characters),
                                 or NULL; the last wins */
+  char *baseline;            /* --baseline FILE (an earlier gpulint SARIF log), or NULL; the last
+                                wins */
 } gl_cli;
 
 /* Parses argv into cli (defaults first). Returns 0, or GL_EINVAL with err saying what is wrong

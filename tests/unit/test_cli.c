@@ -155,6 +155,21 @@ static void test_sarif_category(void **state) {
   gl_cli_free(&cli);
 }
 
+static void test_baseline(void **state) {
+  gl_cli cli;
+  gl_diag err = {0};
+  assert_int_equal(PARSE(&cli, &err, "src"), 0);
+  assert_null(cli.baseline);
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--baseline", "old.sarif", "--baseline=new.sarif", "src"), 0);
+  assert_string_equal(cli.baseline, "new.sarif"); /* the last wins */
+  assert_int_equal(cli.paths.len, 1);
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--baseline"), GL_EINVAL);
+  assert_null(cli.baseline);
+  gl_cli_free(&cli);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_defaults),
@@ -164,6 +179,7 @@ int main(void) {
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_stdin_filename),
       cmocka_unit_test(test_sarif_category),
+      cmocka_unit_test(test_baseline),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
