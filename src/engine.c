@@ -124,7 +124,7 @@ static void lint_source(worker *w, const gl_source *src, gl_file_result *out) {
                         limit);
   } else {
     gl_match_run(w->mctx, src, tree, model, out);
-    gl_suppress_apply(src, model, out);
+    gl_suppress_run(src, tree, model, sh->set, out);
     add_frames_and_hashes(src, out);
   }
   gl_model_free(model);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks/bench.h"
+#include "checks/noqa.h"
 #include "checks/timer.h"
 #include "match.h"
 
@@ -19,6 +20,7 @@ static const gl_check checks[] = {
     {"event-elapsed-without-sync", gl_check_event_elapsed_without_sync},
     {"timeit-without-sync", gl_check_timeit_without_sync},
     {"unsynchronized-timer", gl_check_unsynchronized_timer},
+    {"unused-noqa", gl_check_unused_noqa},
     {NULL, NULL},
 };
 

@@ -67,9 +67,13 @@ static void test_finding_has_frame_and_hash(void **state) {
 static void test_noqa_and_skip_file(void **state) {
   ctx *c = *state;
   gl_file_result r = lint(c, "import cuspatial  # noqa: GPU102\nimport cuxfilter  # noqa: GPU102\n");
-  assert_int_equal(r.findings.len, 2);
+  assert_int_equal(r.findings.len, 3);
   assert_true(r.findings.data[0].suppressed);   /* names its id */
   assert_false(r.findings.data[1].suppressed);  /* names another id */
+  /* ALL selects GPU001 (unused-noqa): line 2's GPU102 suppressed nothing */
+  assert_string_equal(r.findings.data[2].rule->id, "GPU001");
+  assert_int_equal(r.findings.data[2].region.start_line, 2);
+  assert_string_equal(r.findings.data[2].message, "unused `noqa` directive (unused: `GPU102`)");
   gl_file_result_free(&r);
   r = lint(c, "import cuspatial\n# gpulint: skip-file\nimport cuxfilter\n");
   assert_int_equal(r.findings.len, 2);
