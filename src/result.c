@@ -68,7 +68,9 @@ size_t gl_run_count_at_least(const gl_run *run, gl_level level) {
   for (size_t i = 0; i < run->files.len; i++) {
     const gl_file_result *f = &run->files.data[i];
     for (size_t j = 0; j < f->findings.len; j++)
-      if (!f->findings.data[j].suppressed && f->findings.data[j].level >= level) n++;
+      if (!f->findings.data[j].suppressed && f->findings.data[j].baseline != GL_BASELINE_UNCHANGED &&
+          f->findings.data[j].level >= level)
+        n++;
   }
   return n;
 }

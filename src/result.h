@@ -30,6 +30,13 @@ typedef struct gl_calibration {
   gl_level default_level;   /* the finding's level before calibration */
 } gl_calibration;
 
+/* A finding against --baseline (baseline.c): SARIF baselineState "new" / "unchanged". */
+typedef enum gl_baseline_state {
+  GL_BASELINE_NONE,         /* no --baseline */
+  GL_BASELINE_NEW,          /* not in the baseline: reported and counted */
+  GL_BASELINE_UNCHANGED,    /* in the baseline: only SARIF shows it; not counted */
+} gl_baseline_state;
+
 /* Most related locations a finding carries. */
 #define GL_FINDING_MAX_RELATED 2
 
@@ -41,6 +48,7 @@ typedef struct gl_finding {
   char *snippet;            /* owned: the source text of the region's lines (code frames) */
   char *line_hash;          /* owned: primaryLocationLineHash of region.start_line */
   bool suppressed;          /* by a # noqa comment */
+  gl_baseline_state baseline; /* GL_BASELINE_NONE unless --baseline */
   gl_region related[GL_FINDING_MAX_RELATED]; /* other places that explain the finding (SARIF
                                                 relatedLocations), in the finding's file */
   char *related_msg[GL_FINDING_MAX_RELATED]; /* owned: one short message per related region */
@@ -75,6 +83,8 @@ typedef struct gl_run {
   double elapsed_s;
   char *srcroot;                       /* owned absolute directory for %SRCROOT%, ends without '/' */
   const struct gl_evidence *evidence;  /* borrowed (outlives the run); NULL without --evidence */
+  const struct gl_baseline *baseline; /* borrowed; NULL without --baseline (baseline.h): its
+                                        unmatched results are SARIF's "absent" ones */
 } gl_run;
 
 /* Adds a notification with a formatted message. */
@@ -84,7 +94,8 @@ void gl_file_result_note(gl_file_result *r, gl_note_kind kind, gl_level level, u
 /* Sorts findings of every file by (line, column, rule id) and files by path. */
 void gl_run_sort(gl_run *run);
 
-/* Counts of unsuppressed findings at or above `level`. */
+/* Counts of unsuppressed findings at or above `level`, leaving out those unchanged from the
+ * baseline. */
 size_t gl_run_count_at_least(const gl_run *run, gl_level level);
 
 /* True when some file was asked for but not (fully) linted: a GL_NOTE_SKIPPED or GL_NOTE_PARTIAL. */

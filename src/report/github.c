@@ -1,4 +1,5 @@
-/* github.c: GitHub Actions workflow commands, one annotation per unsuppressed finding:
+/* github.c: GitHub Actions workflow commands, one annotation per shown finding (not
+ * suppressed, not unchanged from --baseline):
  * `::warning file=PATH,line=L,col=C,endLine=EL,endColumn=EC,title=ID::MESSAGE`.
  * Owns: the level word (error -> ::error, warning -> ::warning, note -> ::notice) and escaping as
  *       the Actions toolkit does: data `%` `\r` `\n` -> %25 %0D %0A, properties also `:` `,` ->
@@ -56,7 +57,7 @@ int gl_github_write(FILE *out, const gl_run *run, const gl_report_opts *opts) {
   for (size_t i = 0; i < run->files.len; i++) {
     const gl_file_result *f = &run->files.data[i];
     for (size_t j = 0; j < f->findings.len; j++)
-      if (!f->findings.data[j].suppressed) annotate(out, f->path, &f->findings.data[j]);
+      if (gl_report__shown(&f->findings.data[j])) annotate(out, f->path, &f->findings.data[j]);
   }
   return 0;
 }

@@ -1,4 +1,5 @@
-/* json.c: the json format (after Ruff's): one array, in run order, of the unsuppressed findings
+/* json.c: the json format (after Ruff's): one array, in run order, of the shown findings (not
+ * suppressed, not unchanged from --baseline)
  * {"code", "name", "message", "severity", "filename", "location": {"row", "column"},
  *  "end_location": {"row", "column"}, "fingerprint"}; columns are 1-based code points, the
  * fingerprint is the primaryLocationLineHash (null when unknown). With --evidence a calibrated
@@ -49,7 +50,7 @@ int gl_json_write(FILE *out, const gl_run *run, const gl_report_opts *opts) {
   for (size_t i = 0; ok && i < run->files.len; i++) {
     const gl_file_result *f = &run->files.data[i];
     for (size_t j = 0; ok && j < f->findings.len; j++)
-      if (!f->findings.data[j].suppressed) ok = add_finding(array, f->path, &f->findings.data[j]);
+      if (gl_report__shown(&f->findings.data[j])) ok = add_finding(array, f->path, &f->findings.data[j]);
   }
   char *text = ok ? cJSON_PrintBuffered(array, 1 << 16, 1) : NULL;
   cJSON_Delete(array);

@@ -82,13 +82,21 @@ const char *gl_report__level_color(gl_level level) {
   return "\x1b[1;36m";
 }
 
+bool gl_report__shown(const gl_finding *x) {
+  return !x->suppressed && x->baseline != GL_BASELINE_UNCHANGED;
+}
+
 gl_report__counts gl_report__count(const gl_run *run) {
-  gl_report__counts c = {0, 0, 0, 0};
+  gl_report__counts c = {0, 0, 0, 0, 0};
   for (size_t i = 0; i < run->files.len; i++) {
     const gl_file_result *f = &run->files.data[i];
     for (size_t j = 0; j < f->findings.len; j++) {
       const gl_finding *x = &f->findings.data[j];
       if (x->suppressed) continue;
+      if (x->baseline == GL_BASELINE_UNCHANGED) {
+        c.baseline_hidden++;
+        continue;
+      }
       c.total++;
       if (x->level == GL_LEVEL_ERROR) c.errors++;
       else if (x->level == GL_LEVEL_WARNING) c.warnings++;

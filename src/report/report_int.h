@@ -49,9 +49,15 @@ const char *gl_report__level_word(gl_level level);
 /* The ANSI colour of a level (bold red / yellow / cyan). */
 const char *gl_report__level_color(gl_level level);
 
-/* Counts of unsuppressed findings by level (none counts as a note). */
+/* Whether text, json and github formats show a finding: neither suppressed nor unchanged from
+ * the --baseline (SARIF writes every finding). */
+bool gl_report__shown(const gl_finding *x);
+
+/* Counts of shown findings by level (none counts as a note), and of the unsuppressed findings
+ * that --baseline hides (unchanged). */
 typedef struct gl_report__counts {
   size_t total, errors, warnings, notes;
+  size_t baseline_hidden;
 } gl_report__counts;
 gl_report__counts gl_report__count(const gl_run *run);
 

@@ -3,7 +3,9 @@
  *       notification descriptors, originalUriBaseIds %SRCROOT%, columnKind utf16CodeUnits,
  *       results with relatedLocations, partialFingerprints and inSource suppressions (and, when
  *       calibrated, rank and properties), the run's properties.evidence and automationDetails
- *       (--sarif-category), the invocation with executionSuccessful, workingDirectory and
+ *       (--sarif-category), with --baseline each result's baselineState (new, unchanged) and
+ *       the baseline's unmatched results copied in as "absent" ones after the current ones
+ *       (SARIF 2.1.0 3.27.24), the invocation with executionSuccessful, workingDirectory and
  *       toolExecutionNotifications, and GitHub's limits (25,000 results per run, 1,000
  *       locations per result: the rest left out in output order, with a notification). Deterministic:
  *       no time stamps. Checked with the SARIF 2.1.0 schema and the SARIF multitool (rule
@@ -15,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "report_int.h"
+#include "../baseline.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define TOOL_URI "https://github.com/gpulint/gpulint"
@@ -155,6 +158,11 @@ static rule_list referenced_rules(const gl_run *run) {
   for (size_t i = 0; i < run->files.len; i++) {
     const gl_file_result *f = &run->files.data[i];
     for (size_t j = 0; j < f->findings.len; j++) gl_vec_push(&refs, f->findings.data[j].rule);
+  }
+  for (size_t i = 0; run->baseline && i < run->baseline->results.len; i++) {
+    const gl_baseline_result *b = &run->baseline->results.data[i];
+    const gl_rule *r = b->matched ? NULL : gl_rules_find(run->rules, b->rule_id);
+    if (r && strcmp(r->id, b->rule_id) == 0) gl_vec_push(&refs, r);
   }
   if (refs.len > 1) qsort(refs.data, refs.len, sizeof *refs.data, cmp_rule_ptr);
   size_t n = 0;
@@ -305,7 +313,47 @@ static bool add_result(cJSON *results, sarif_ctx *c, const gl_finding *x, const 
     cJSON *s = sup ? push_object(sup) : NULL;
     if (!s || !cJSON_AddStringToObject(s, "kind", "inSource")) return false;
   }
+  if (x->baseline != GL_BASELINE_NONE &&
+      !cJSON_AddStringToObject(o, "baselineState", x->baseline == GL_BASELINE_NEW ? "new" : "unchanged"))
+    return false;
   return gl_report__add_calibration(o, "properties", x);
+}
+
+/* A result of the baseline that no current result matched, as the baseline wrote it, with
+ * baselineState "absent"; ruleIndex only when the ruleset still has that rule. */
+static bool add_absent(cJSON *results, sarif_ctx *c, const gl_baseline_result *b) {
+  if (c->written >= c->max_results) {
+    c->dropped_results++;
+    return true;
+  }
+  c->written++;
+  const gl_rule *rule = c->run->rules ? gl_rules_find(c->run->rules, b->rule_id) : NULL;
+  long index = rule && strcmp(rule->id, b->rule_id) == 0 ? rule_index(c, rule) : -1;
+  cJSON *o = push_object(results);
+  if (!o || !add_text(o, "ruleId", b->rule_id) || (index >= 0 && !add_num(o, "ruleIndex", (uint32_t)index)) ||
+      !add_text(o, "level", b->level) || !add_message(o, "message", b->message))
+    return false;
+  char *uri = gl_report__json_text(b->uri);
+  bool ok = add_location(o, uri, b->relative, &b->region);
+  free(uri);
+  if (!ok) return false;
+  if (b->line_hash) {
+    cJSON *fp = cJSON_AddObjectToObject(o, "partialFingerprints");
+    if (!fp || !add_text(fp, "primaryLocationLineHash", b->line_hash)) return false;
+  }
+  if (b->suppressed) {
+    cJSON *sup = cJSON_AddArrayToObject(o, "suppressions");
+    cJSON *s = sup ? push_object(sup) : NULL;
+    if (!s || !cJSON_AddStringToObject(s, "kind", "inSource")) return false;
+  }
+  return cJSON_AddStringToObject(o, "baselineState", "absent") != NULL;
+}
+
+static bool add_absent_all(cJSON *results, sarif_ctx *c) {
+  const gl_baseline *base = c->run->baseline;
+  for (size_t i = 0; base && i < base->results.len; i++)
+    if (!base->results.data[i].matched && !add_absent(results, c, &base->results.data[i])) return false;
+  return true;
 }
 
 static bool add_notification(cJSON *notes, const gl_notification *n, const char *uri,
@@ -400,7 +448,9 @@ static bool build_run(cJSON *run, sarif_ctx *c, const char *version) {
     return false;
   if (!cJSON_AddStringToObject(run, "columnKind", "utf16CodeUnits")) return false;
   cJSON *results = cJSON_AddArrayToObject(run, "results");
-  if (!results || !add_files(results, notes, c) || !add_limit_note(notes, c)) return false;
+  if (!results || !add_files(results, notes, c) || !add_absent_all(results, c) ||
+      !add_limit_note(notes, c))
+    return false;
   if (cJSON_GetArraySize(notes) == 0) cJSON_DeleteItemFromObjectCaseSensitive(inv, "toolExecutionNotifications");
   if (!c->run->evidence) return true;
   cJSON *props = cJSON_AddObjectToObject(run, "properties");
@@ -424,6 +474,7 @@ size_t gl_report_sarif_dropped(const gl_run *run, const gl_report_opts *opts,
       if (seen < max_results)
         locations += (size_t)f->findings.data[j].nrelated - related_kept(&f->findings.data[j], max_related);
   }
+  seen += gl_baseline_absent(run->baseline); /* absent results follow; no related locations */
   if (locations_out) *locations_out = locations;
   return seen > max_results ? seen - max_results : 0;
 }

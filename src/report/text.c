@@ -1,11 +1,13 @@
 /* text.c: the line-oriented text formats, after Ruff's: full (header line, code frame, summary),
  * concise (header lines, summary) and gcc (`path:line:col: warning: message [ID]`).
  * Owns: the header line, the summary line and its wording, ANSI colour (only with opts->color).
- *       Only unsuppressed findings are shown; every path and message goes through
- *       gl_report_safe_text, so a file name cannot drive the terminal. Columns are code points.
+ *       Only findings neither suppressed nor unchanged from --baseline are shown; every path
+ *       and message goes through gl_report_safe_text, so a file name cannot drive the
+ *       terminal. Columns are code points.
  * Not: the code frame (frame.c), notifications (main prints them to stderr).
  * Threads: main thread. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report_int.h"
@@ -42,11 +44,22 @@ static const char *plural(size_t n, const char *one, const char *many) {
   return n == 1 ? one : many;
 }
 
+/* "; 2 baseline findings hidden" after --baseline (even 0), else "". */
+static void baseline_note(const gl_run *run, const gl_report__counts *c, char *buf, size_t cap) {
+  buf[0] = '\0';
+  if (run->baseline)
+    snprintf(buf, cap, "; %zu baseline %s hidden", c->baseline_hidden,
+             c->baseline_hidden == 1 ? "finding" : "findings");
+}
+
 /* "Found 2 findings (1 error, 1 warning, 0 notes) in 3 files in 0.01s.", "All checks passed!
- * (3 files in 0.01s)", or, when nothing was found but a file was skipped, a line saying so. */
+ * (3 files in 0.01s)", or, when nothing was found but a file was skipped, a line saying so;
+ * with --baseline each adds how many findings the baseline hid. */
 static void put_summary(FILE *out, const gl_run *run, const gl_report_opts *o) {
   if (o->quiet) return;
   gl_report__counts c = gl_report__count(run);
+  char hid[64];
+  baseline_note(run, &c, hid, sizeof hid);
   double t = isfinite(run->elapsed_s) && run->elapsed_s > 0 ? run->elapsed_s : 0.0;
   size_t nf = run->files.len;
   size_t skipped = 0;
@@ -58,29 +71,30 @@ static void put_summary(FILE *out, const gl_run *run, const gl_report_opts *o) {
       }
   if (c.total == 0 && skipped) {
     /* never "All checks passed!" over code nobody read */
-    fprintf(out, "No findings, but %zu of %zu %s could not be linted (see the notifications) in %.2fs.\n",
-            skipped, nf, plural(nf, "file", "files"), t);
+    fprintf(out, "No findings, but %zu of %zu %s could not be linted (see the notifications) in %.2fs%s.\n",
+            skipped, nf, plural(nf, "file", "files"), t, hid);
     return;
   }
   if (c.total == 0) {
-    fprintf(out, "All checks passed! (%zu %s in %.2fs)\n", nf, plural(nf, "file", "files"), t);
+    fprintf(out, "All checks passed! (%zu %s in %.2fs%s)\n", nf, plural(nf, "file", "files"), t, hid);
     return;
   }
-  fprintf(out, "Found %zu %s (%zu %s, %zu %s, %zu %s) in %zu %s in %.2fs.\n", c.total,
+  fprintf(out, "Found %zu %s (%zu %s, %zu %s, %zu %s) in %zu %s in %.2fs%s.\n", c.total,
           plural(c.total, "finding", "findings"), c.errors, plural(c.errors, "error", "errors"),
           c.warnings, plural(c.warnings, "warning", "warnings"), c.notes,
-          plural(c.notes, "note", "notes"), nf, plural(nf, "file", "files"), t);
+          plural(c.notes, "note", "notes"), nf, plural(nf, "file", "files"), t, hid);
 }
 
 typedef void (*finding_fn)(FILE *out, const char *path, const gl_finding *x,
                            const gl_report_opts *o);
 
-/* Calls fn for every unsuppressed finding, in run order. */
+/* Calls fn for every shown finding (not suppressed, not unchanged from the baseline), in run
+ * order. */
 static void each_finding(FILE *out, const gl_run *run, const gl_report_opts *o, finding_fn fn) {
   for (size_t i = 0; i < run->files.len; i++) {
     const gl_file_result *f = &run->files.data[i];
     for (size_t j = 0; j < f->findings.len; j++)
-      if (!f->findings.data[j].suppressed) fn(out, f->path, &f->findings.data[j], o);
+      if (gl_report__shown(&f->findings.data[j])) fn(out, f->path, &f->findings.data[j], o);
   }
 }
 
