@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "baseline.h"
 #include "calibrate.h"
 #include "cli.h"
 #include "engine.h"
@@ -73,6 +74,16 @@ static const char help_text[] =
     "                         per result are written (the first in output order); a\n"
     "                         notification and a warning say what was left out\n"
     "\n"
+    "Baseline (adopt gpulint in an existing codebase):\n"
+    "  --baseline FILE        an earlier gpulint SARIF log (--format sarif): results that\n"
+    "                         were already in it (same rule, same file, same\n"
+    "                         primaryLocationLineHash, so moved lines still match) are\n"
+    "                         hidden from text, json and github output and do not count for\n"
+    "                         the exit status; the summary says how many were hidden. SARIF\n"
+    "                         output keeps every result with baselineState new or unchanged,\n"
+    "                         and adds the baseline's results that are gone as absent. A bad\n"
+    "                         or non-gpulint file is an error (exit 2)\n"
+    "\n"
     "Exit status:\n"
     "  --fail-on LEVEL        error, warning (default) or note: findings at or above LEVEL\n"
     "                         make the exit status 1\n"
@@ -114,6 +125,22 @@ static gl_evidence *load_evidence(const gl_cli *cli, bool *failed) {
   gl_diag err = {0};
   gl_evidence *ev = gl_evidence_load(cli->evidence, &err);
   if (ev) return ev;
+  char buf[2048];
+  gl_diag_format(&err, buf, sizeof(buf));
+  char *safe = gl_report_safe_text(buf, strlen(buf));
+  print_error(safe);
+  free(safe);
+  *failed = true;
+  return NULL;
+}
+
+/* Loads --baseline (NULL when not given). On error prints one line and sets *failed. */
+static gl_baseline *load_baseline(const gl_cli *cli, bool *failed) {
+  *failed = false;
+  if (!cli->baseline) return NULL;
+  gl_diag err = {0};
+  gl_baseline *base = gl_baseline_load(cli->baseline, &err);
+  if (base) return base;
   char buf[2048];
   gl_diag_format(&err, buf, sizeof(buf));
   char *safe = gl_report_safe_text(buf, strlen(buf));
@@ -291,6 +318,12 @@ static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher 
   bool bad_evidence;
   gl_evidence *evidence = load_evidence(cli, &bad_evidence);
   if (bad_evidence) return EXIT_ERROR;
+  bool bad_baseline;
+  gl_baseline *baseline = load_baseline(cli, &bad_baseline);
+  if (bad_baseline) {
+    gl_evidence_free(evidence);
+    return EXIT_ERROR;
+  }
   gl_walk_opts wopts = {(const char *const *)cli->excludes.data, cli->excludes.len,
                         cli->respect_gitignore};
   gl_walk_result walked = {0};
@@ -310,6 +343,7 @@ static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher 
   run.srcroot = find_srcroot(cli);
   gl_engine_run(walked.files.data, walked.files.len, set, matcher, &eopts, &run);
   calibrate(&run, evidence, cli->quiet);
+  if (baseline) gl_baseline_apply(baseline, &run); /* after calibrate: only new ones count */
   run.elapsed_s = now_s() - t0;
 
   int status = EXIT_CLEAN;
@@ -341,6 +375,7 @@ static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher 
   if (walked.errors.len || gl_run_incomplete(&run)) status = EXIT_ERROR;
   gl_run_free(&run);
   gl_evidence_free(evidence);
+  gl_baseline_free(baseline);
   gl_walk_result_free(&walked);
   return status;
 }
