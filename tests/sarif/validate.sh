@@ -2,7 +2,9 @@
 # validate.sh GPULINT REPO: runs gpulint --format sarif over the bundled examples and the rule
 # fixtures (many files, findings, suppressions, a syntax-error notification), once as is and once
 # calibrated with --evidence (the H200-like fixture and the calibration test pack: ranks, result
-# properties, run properties.evidence), then validates each log with the SARIF multitool (errors AND warnings of rule kinds Sarif and Gh count) and with the
+# properties, run properties.evidence), and once with --baseline of the first log after editing
+# the input (baselineState new / unchanged, and absent results copied from the baseline), then
+# validates each log with the SARIF multitool (errors AND warnings of rule kinds Sarif and Gh count) and with the
 # SARIF 2.1.0 JSON schema shipped in the multitool package. Exit 77 = validator missing (skip).
 set -u
 gpulint=$1; repo=$2
@@ -25,6 +27,18 @@ if [ $rc -ne 1 ]; then echo "FAIL: gpulint exited $rc, expected 1 (findings)"; e
 rc=$?
 if [ $rc -ne 1 ]; then echo "FAIL: gpulint --evidence exited $rc, expected 1 (findings)"; exit 1; fi
 grep -q '"rank":' "$tmp/run-evidence.sarif" || { echo "FAIL: no calibrated result in the --evidence run"; exit 1; }
+# --baseline: drop mixed.py's cuxfilter import (absent), add a file with it (new); the rest,
+# suppressed cuspatial import included, is unchanged.
+printf 'import cuspatial  # noqa: GPU102\ndef broken(:\n    pass\n' >"$tmp/src/mixed.py"
+printf 'import cuxfilter\n' >"$tmp/src/added.py"
+(cd "$tmp/src" && "$gpulint" --select ALL --baseline "$tmp/run.sarif" -q --format sarif \
+   -o "$tmp/run-baseline.sarif" . )
+rc=$?
+if [ $rc -ne 1 ]; then echo "FAIL: gpulint --baseline exited $rc, expected 1 (new findings)"; exit 1; fi
+for state in new unchanged absent; do
+  grep -q "\"baselineState\":[[:space:]]*\"$state\"" "$tmp/run-baseline.sarif" ||
+    { echo "FAIL: no $state result in the --baseline run"; exit 1; }
+done
 
 "$tool" export-validation-config "$tmp/config.xml" >/dev/null
 for gh in GH1001 GH1002 GH1003 GH1004 GH1005 GH1006 GH1007; do
@@ -32,7 +46,7 @@ for gh in GH1001 GH1002 GH1003 GH1004 GH1005 GH1006 GH1007; do
 done
 PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
 status=0
-for log in run run-evidence; do
+for log in run run-evidence run-baseline; do
 echo "== $log.sarif"
 "$tool" validate "$tmp/$log.sarif" --rule-kind "Sarif;Gh" -c "$tmp/config.xml" -o "$tmp/validation-$log.sarif" \
   >"$tmp/validate.out" 2>&1
