@@ -15,7 +15,7 @@ typedef enum opt_id {
   OPT_FORMAT, OPT_OUTPUT, OPT_SELECT, OPT_IGNORE, OPT_EXTEND_SELECT, OPT_FAIL_ON, OPT_EXIT_ZERO,
   OPT_RULES, OPT_JOBS, OPT_EXCLUDE, OPT_MAX_FILE_SIZE, OPT_PARSE_TIMEOUT, OPT_NO_PREFILTER,
   OPT_NO_GITIGNORE, OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_EVIDENCE, OPT_STDIN_FILENAME,
-  OPT_SARIF_CATEGORY, OPT_BASELINE,
+  OPT_SARIF_CATEGORY, OPT_BASELINE, OPT_ADD_NOQA,
 } opt_id;
 
 typedef struct opt_def {
@@ -40,6 +40,7 @@ static const opt_def options[] = {
     {"evidence", 0, true, OPT_EVIDENCE},     {"stdin-filename", 0, true, OPT_STDIN_FILENAME},
     {"sarif-category", 0, true, OPT_SARIF_CATEGORY},
     {"baseline", 0, true, OPT_BASELINE},
+    {"add-noqa", 0, false, OPT_ADD_NOQA},
 };
 
 /* Appends the comma-separated, non-empty items of value to v. */
@@ -161,6 +162,7 @@ static int apply_value(gl_cli *cli, const opt_def *o, const char *v, gl_diag *er
 static void apply_flag(gl_cli *cli, opt_id id) {
   switch (id) {
     case OPT_EXIT_ZERO: cli->exit_zero = true; break;
+    case OPT_ADD_NOQA: cli->add_noqa = true; break;
     case OPT_NO_PREFILTER: cli->prefilter = false; break;
     case OPT_NO_GITIGNORE: cli->respect_gitignore = false; break;
     case OPT_QUIET: cli->quiet = true; break;
@@ -258,6 +260,10 @@ static int check_positionals(gl_cli *cli, gl_diag *err) {
   } else if (cli->cmd == GL_CMD_CHECK && cli->stdin_filename && cli->paths.len) {
     gl_diag_set(err, NULL, 0, 0, "option '--stdin-filename' takes no PATH arguments, got '%s'",
                 cli->paths.data[0]);
+    return GL_EINVAL;
+  } else if (cli->cmd == GL_CMD_CHECK && cli->stdin_filename && cli->add_noqa) {
+    gl_diag_set(err, NULL, 0, 0, "option '--add-noqa' rewrites files and cannot be used with "
+                "'--stdin-filename'");
     return GL_EINVAL;
   }
   return 0;

@@ -42,6 +42,8 @@ typedef struct gl_cli {
                                 or NULL; the last wins */
   char *baseline;            /* --baseline FILE (an earlier gpulint SARIF log), or NULL; the last
                                 wins */
+  bool add_noqa;             /* --add-noqa: write `# noqa: ID` comments for the findings instead
+                                of a report; never with --stdin-filename */
 } gl_cli;
 
 /* Parses argv into cli (defaults first). Returns 0, or GL_EINVAL with err saying what is wrong

@@ -12,6 +12,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "addnoqa.h"
 #include "baseline.h"
 #include "calibrate.h"
 #include "cli.h"
@@ -83,6 +84,11 @@ static const char help_text[] =
     "                         output keeps every result with baselineState new or unchanged,\n"
     "                         and adds the baseline's results that are gone as absent. A bad\n"
     "                         or non-gpulint file is an error (exit 2)\n"
+    "  --add-noqa             write a `# noqa: ID` comment for every finding instead of a\n"
+    "                         report: at the end of its first line (or of the multi-line\n"
+    "                         string or continuation open there), merged into a noqa\n"
+    "                         already on that line; prints how many lines were changed;\n"
+    "                         exit 0, or 2 when a file could not be rewritten\n"
     "\n"
     "Exit status:\n"
     "  --fail-on LEVEL        error, warning (default) or note: findings at or above LEVEL\n"
@@ -312,6 +318,26 @@ static bool use_color(const gl_cli *cli, const char *output) {
   return isatty(STDOUT_FILENO) && !(no_color && no_color[0]);
 }
 
+/* --add-noqa: rewrites each file with findings; prints the count; returns the exit status. */
+static int add_noqa(const gl_run *run) {
+  size_t total = 0;
+  int status = EXIT_CLEAN;
+  gl_diag_list errs = {0};
+  for (size_t i = 0; i < run->files.len; i++) {
+    size_t added = 0;
+    gl_diag err = {0};
+    if (gl_addnoqa_file(&run->files.data[i], &added, &err) != 0) {
+      *gl_diag_list_add(&errs) = err;
+      status = EXIT_ERROR;
+    }
+    total += added;
+  }
+  print_diags(&errs);
+  gl_vec_free(&errs);
+  fprintf(stderr, "Added %zu noqa directive%s.\n", total, total == 1 ? "" : "s");
+  return status;
+}
+
 /* Lints, writes the report, and returns the exit status. */
 static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher *matcher) {
   double t0 = now_s();
@@ -343,6 +369,16 @@ static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher 
   run.srcroot = find_srcroot(cli);
   gl_engine_run(walked.files.data, walked.files.len, set, matcher, &eopts, &run);
   calibrate(&run, evidence, cli->quiet);
+  if (cli->add_noqa) {
+    if (!cli->quiet) print_notifications(&run);
+    int st = add_noqa(&run);
+    if (walked.errors.len || gl_run_incomplete(&run)) st = EXIT_ERROR;
+    gl_run_free(&run);
+    gl_evidence_free(evidence);
+    gl_baseline_free(baseline);
+    gl_walk_result_free(&walked);
+    return st;
+  }
   if (baseline) gl_baseline_apply(baseline, &run); /* after calibrate: only new ones count */
   run.elapsed_s = now_s() - t0;
 

@@ -3,7 +3,8 @@
  *       optionally followed by `:` and codes ([A-Z]+[0-9]+, case as written) separated by commas
  *       and/or spaces, free text after them; "noqa" in any case. A noqa whose colon is followed by
  *       no valid code acts as a bare noqa (flake8). The file-level `# gpulint: noqa[: codes]` and
- *       `# gpulint: skip-file`. The noqa line of a finding (multi-line strings).
+ *       `# gpulint: skip-file`. The noqa line of a finding (multi-line strings, backslash
+ *       continuations).
  * Not: reading comments (model.c collects them), applying directives (suppress_apply.c),
  *      fixture annotations (ordinary comments here).
  * Threads: pure functions. */
@@ -113,15 +114,18 @@ int gl_suppress_parse_file_noqa(const char *t, size_t len, char codes[][16], int
   return -1;
 }
 
-/* When byte `off` (a line end) lies inside a string node, the 1-based line where the outermost
- * such string ends; else 0. Walks down from the root with a cursor (no parent walks). */
-static uint32_t string_end_line(const TSTree *tree, uint32_t off) {
+/* Walks down from the root (a cursor, no parent walks) to the nodes holding byte `off`: returns
+ * the 1-based end line of the outermost string node around it, or 0; *in_comment tells whether a
+ * comment node holds it. */
+static uint32_t string_end_line(const TSTree *tree, uint32_t off, bool *in_comment) {
   TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
   uint32_t found = 0;
+  *in_comment = false;
   for (;;) {
     TSNode n = ts_tree_cursor_current_node(&c);
-    if (ts_node_start_byte(n) < off && ts_node_end_byte(n) > off &&
-        strcmp(ts_node_type(n), "string") == 0) {
+    bool holds = ts_node_start_byte(n) <= off && ts_node_end_byte(n) > off;
+    if (holds && strcmp(ts_node_type(n), "comment") == 0) *in_comment = true;
+    if (holds && ts_node_start_byte(n) < off && strcmp(ts_node_type(n), "string") == 0) {
       found = ts_node_end_point(n).row + 1;
       break;
     }
@@ -131,14 +135,27 @@ static uint32_t string_end_line(const TSTree *tree, uint32_t off) {
   return found;
 }
 
+/* The line a noqa for `line` moves to, or `line` when it stays: the end of a multi-line string
+ * open at the line end, or the next line after a backslash continuation outside comments. */
+static uint32_t next_noqa_line(const gl_source *src, const TSTree *tree, uint32_t line) {
+  size_t len = 0;
+  const char *p = gl_load_line(src, line, &len);
+  uint32_t off = (uint32_t)(p - src->bytes + len);
+  bool in_comment = false;
+  uint32_t end = string_end_line(tree, off, &in_comment);
+  if (end > line) return end;
+  while (len && (p[len - 1] == ' ' || p[len - 1] == '\t')) len--;
+  if (!len || p[len - 1] != '\\') return line;
+  string_end_line(tree, (uint32_t)(p - src->bytes + len - 1), &in_comment);
+  return in_comment ? line : line + 1;
+}
+
 uint32_t gl_suppress_noqa_line(const gl_source *src, const TSTree *tree, uint32_t line) {
   if (!tree || !src || line < 1) return line;
   for (int hops = 0; hops < 64 && line < src->nlines; hops++) {
-    size_t len = 0;
-    const char *p = gl_load_line(src, line, &len);
-    uint32_t end = string_end_line(tree, (uint32_t)(p - src->bytes + len));
-    if (end <= line) break;
-    line = end;
+    uint32_t next = next_noqa_line(src, tree, line);
+    if (next <= line) break;
+    line = next;
   }
   return line;
 }

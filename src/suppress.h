@@ -50,8 +50,9 @@ int gl_suppress_parse_file_noqa(const char *text, size_t len, char codes[][16], 
 bool gl_suppress_is_skip_file(const char *text, size_t len);
 
 /* The line where the noqa for a finding that starts on `line` goes: `line` itself, or, when that
- * line ends inside a multi-line string, the line where the string ends (repeatedly, as Ruff does).
- * tree NULL gives `line`. */
+ * line ends inside a multi-line string, the line where the string ends, and when it ends with a
+ * backslash continuation (outside a comment), the next line; repeatedly, as Ruff does. A comment
+ * put there can never fall inside a string or break a continuation. tree NULL gives `line`. */
 uint32_t gl_suppress_noqa_line(const gl_source *src, const TSTree *tree, uint32_t line);
 
 #endif

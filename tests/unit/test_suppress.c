@@ -131,7 +131,15 @@ static void test_noqa_line_strings(void **state) {
              "\"\"\"))\n"
              "y = g(1,\n"            /* 5: a call continued on 6: not a string */
              "      2)\n"
-             "z = 'one line'\n");
+             "z = 'one line'\n"
+             "w = 1 + \\\n"          /* 8: continued on 9 */
+             "    2  # c \\\n"       /* 9: the backslash is in a comment */
+             "v = '''x''' + \\\n"    /* 10: continued on 11, which opens a string */
+             "  '''y\n"
+             "z'''\n");
+  assert_int_equal(gl_suppress_noqa_line(&p.src, p.tree, 8), 9);
+  assert_int_equal(gl_suppress_noqa_line(&p.src, p.tree, 9), 9);
+  assert_int_equal(gl_suppress_noqa_line(&p.src, p.tree, 10), 12);
   assert_int_equal(gl_suppress_noqa_line(&p.src, p.tree, 1), 4);
   assert_int_equal(gl_suppress_noqa_line(&p.src, p.tree, 2), 4);
   assert_int_equal(gl_suppress_noqa_line(&p.src, p.tree, 4), 4);

@@ -1,0 +1,3 @@
+import cuspatial
+import cuxfilter
+# gpulint: noqa
