@@ -66,6 +66,11 @@ static int read_all(const char *path, char **bytes, size_t *len, gl_diag *err) {
   return 0;
 }
 
+/* GPU001's findings get no noqa: silencing an unused directive with another one helps nobody. */
+static bool is_unused_noqa(const gl_finding *f) {
+  return f->rule->check && strcmp(f->rule->check, "unused-noqa") == 0;
+}
+
 static int by_code(const void *a, const void *b) {
   return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
@@ -195,7 +200,7 @@ static void plan(const gl_source *src, const TSTree *tree, const gl_model *model
   line_vec lines = {0};
   for (size_t i = 0; i < res->findings.len; i++) {
     const gl_finding *f = &res->findings.data[i];
-    if (f->suppressed) continue;
+    if (f->suppressed || is_unused_noqa(f)) continue;
     add_code(&lines, gl_suppress_noqa_line(src, tree, f->region.start_line), f->rule->id);
   }
   size_t ncs = 0;
@@ -246,7 +251,8 @@ static int rewrite(const gl_file_result *res, const char *raw, size_t len, size_
 int gl_addnoqa_file(const gl_file_result *res, size_t *added, gl_diag *err) {
   *added = 0;
   size_t n = 0;
-  for (size_t i = 0; i < res->findings.len; i++) n += !res->findings.data[i].suppressed;
+  for (size_t i = 0; i < res->findings.len; i++)
+    n += !res->findings.data[i].suppressed && !is_unused_noqa(&res->findings.data[i]);
   if (!n) return 0;
   if (ends_with(res->path, ".ipynb")) {
     gl_diag_set(err, res->path, 0, 0, "'%s' is a notebook; --add-noqa does not rewrite notebooks",

@@ -16,7 +16,8 @@
 
 /* Adds comments for the findings of res that are not suppressed to the file res->path (read again
  * from disk, parsed again for its comments and strings). A finding whose line already holds a
- * bare noqa is suppressed and needs none; codes on one line are sorted and written once. *added
+ * bare noqa is suppressed and needs none; codes on one line are sorted and written once; findings
+ * of the unused-noqa rule (GPU001) get none (remove the directive instead). *added
  * receives the number of lines that got a new or extended directive (0: the file is untouched).
  * Returns 0, GL_EIO (cannot read or write; err says which and why) or GL_EINVAL (the file changed
  * since it was linted, or is a notebook, whose cells are not rewritten). */

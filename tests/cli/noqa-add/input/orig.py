@@ -11,3 +11,4 @@ b"""))
     w = cp.asnumpy(cp.ones(3)) + \
         1
     done = cp.asnumpy(cp.ones(3))  # noqa: GPU201
+k = 1  # noqa: GPU201
