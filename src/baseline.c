@@ -16,59 +16,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonscan.h"
+#include "jsonindex.h"
 #include "load.h"
 #include "report/report.h"
 
 /* ---- the document and positions ------------------------------------------------------------ */
 
-typedef struct item_slot {
-  const cJSON *item;
-  size_t index; /* pre-order position: pos.data[index] */
-} item_slot;
-
 typedef struct doc {
   gl_source src;
   size_t start; /* first byte after a BOM */
   cJSON *root;
-  gl_jsonpos_list pos;
-  gl_vec(item_slot) map; /* cJSON item -> index, sorted by address */
+  gl_jsonindex ix; /* where each item of root sits in the text */
   gl_diag *err;
   bool failed;
 } doc;
 
 static void fail_at(doc *d, const cJSON *it, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static int cmp_slot(const void *pa, const void *pb) {
-  uintptr_t a = (uintptr_t)((const item_slot *)pa)->item, b = (uintptr_t)((const item_slot *)pb)->item;
-  return a < b ? -1 : a > b;
-}
-
-/* Pairs every cJSON item (pre-order, iterative) with the raw walk's values. */
-static void index_items(doc *d) {
-  gl_jsonscan_walk(d->src.bytes, d->src.len, d->start, &d->pos);
-  gl_vec(const cJSON *) up = {0};
-  size_t n = 0;
-  for (const cJSON *it = d->root; it;) {
-    item_slot s = {it, n++};
-    gl_vec_push(&d->map, s);
-    if (it->child) {
-      gl_vec_push(&up, it);
-      it = it->child;
-      continue;
-    }
-    while (it && !it->next) it = up.len ? up.data[--up.len] : NULL;
-    if (it) it = it->next;
-  }
-  gl_vec_free(&up);
-  if (d->map.len > 1) qsort(d->map.data, d->map.len, sizeof *d->map.data, cmp_slot);
-}
-
 /* The byte offset of an item's value (the document's start when unknown). */
 static size_t offset_of(const doc *d, const cJSON *it) {
-  item_slot key = {it, 0};
-  const item_slot *s = it && d->map.len ? bsearch(&key, d->map.data, d->map.len, sizeof key, cmp_slot) : NULL;
-  return s && s->index < d->pos.len ? d->pos.data[s->index].val_off : d->start;
+  const gl_jsonpos *p = gl_jsonindex_find(&d->ix, it);
+  return p ? p->val_off : d->start;
 }
 
 static void fail_off(doc *d, size_t off, const char *msg) {
@@ -101,7 +69,7 @@ static void parse_json(doc *d) {
   const char *text = d->src.bytes + d->start, *end = NULL;
   d->root = cJSON_ParseWithLengthOpts(text, d->src.len - d->start + 1, &end, 1);
   if (d->root) {
-    index_items(d);
+    gl_jsonindex_build(&d->ix, d->src.bytes, d->src.len, d->start, d->root);
     return;
   }
   fail_off(d, end && end >= text ? (size_t)(end - d->src.bytes) : d->start, "invalid json");
@@ -219,8 +187,7 @@ gl_baseline *gl_baseline_parse(const char *path, const char *bytes, size_t len, 
   const cJSON *run = d.failed ? NULL : the_run(&d);
   if (run) read_results(&d, run, b);
   cJSON_Delete(d.root);
-  gl_vec_free(&d.pos);
-  gl_vec_free(&d.map);
+  gl_jsonindex_free(&d.ix);
   gl_source_free(&d.src);
   if (!d.failed) return b;
   gl_baseline_free(b);

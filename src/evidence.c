@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonscan.h"
+#include "jsonindex.h"
 #include "load.h"
 
 static const struct {
@@ -33,17 +33,11 @@ bool gl_unit_is_time(gl_unit unit) { return unit == GL_UNIT_US || unit == GL_UNI
 
 /* ---- the document and positions ------------------------------------------------------------ */
 
-typedef struct item_slot {
-  const cJSON *item;
-  size_t index;          /* pre-order position: pos.data[index] */
-} item_slot;
-
 typedef struct ev_doc {
   gl_source src;
   size_t start;          /* first byte after a BOM */
   cJSON *root;
-  gl_jsonpos_list pos;   /* every value of the raw text, in pre-order */
-  gl_vec(item_slot) map; /* cJSON item -> index, sorted by address */
+  gl_jsonindex ix;       /* where each item of root sits in the text */
   gl_diag *err;
   bool failed;
 } ev_doc;
@@ -63,36 +57,7 @@ static void fail_at(ev_doc *d, size_t off, const char *fmt, ...) {
   gl_diag_set(d->err, d->src.path, p.line, p.col_cp, "%s", msg);
 }
 
-static int cmp_slot(const void *pa, const void *pb) {
-  uintptr_t a = (uintptr_t)((const item_slot *)pa)->item, b = (uintptr_t)((const item_slot *)pb)->item;
-  return a < b ? -1 : a > b;
-}
-
-/* Pairs every cJSON item (pre-order, iterative) with the raw walk's values. */
-static void index_items(ev_doc *d) {
-  gl_jsonscan_walk(d->src.bytes, d->src.len, d->start, &d->pos);
-  gl_vec(const cJSON *) up = {0};
-  size_t n = 0;
-  for (const cJSON *it = d->root; it;) {
-    item_slot s = {it, n++};
-    gl_vec_push(&d->map, s);
-    if (it->child) {
-      gl_vec_push(&up, it);
-      it = it->child;
-      continue;
-    }
-    while (it && !it->next) it = up.len ? up.data[--up.len] : NULL;
-    if (it) it = it->next;
-  }
-  gl_vec_free(&up);
-  if (d->map.len > 1) qsort(d->map.data, d->map.len, sizeof *d->map.data, cmp_slot);
-}
-
-static const gl_jsonpos *pos_of(const ev_doc *d, const cJSON *it) {
-  item_slot key = {it, 0};
-  const item_slot *s = d->map.len ? bsearch(&key, d->map.data, d->map.len, sizeof key, cmp_slot) : NULL;
-  return s && s->index < d->pos.len ? &d->pos.data[s->index] : NULL;
-}
+static const gl_jsonpos *pos_of(const ev_doc *d, const cJSON *it) { return gl_jsonindex_find(&d->ix, it); }
 
 static size_t val_off(const ev_doc *d, const cJSON *it) {
   const gl_jsonpos *p = pos_of(d, it);
@@ -172,8 +137,8 @@ static size_t first_duplicate(const ev_doc *d, const cJSON *obj, const cJSON **d
 static void check_items(ev_doc *d) {
   size_t best = GL_JSONSCAN_NONE;
   const cJSON *dup = NULL, *bad = NULL;
-  for (size_t i = 0; i < d->map.len; i++) {
-    const cJSON *it = d->map.data[i].item;
+  for (size_t i = 0; i < d->ix.map.len; i++) {
+    const cJSON *it = d->ix.map.data[i].item;
     if (cJSON_IsNumber(it) && !isfinite(it->valuedouble) && val_off(d, it) < best) {
       best = val_off(d, it);
       bad = it, dup = NULL;
@@ -347,7 +312,7 @@ static gl_evidence *build(const ev_doc *d, const char *path) {
 static gl_evidence *validate(ev_doc *d, const char *path) {
   parse_json(d);
   if (d->failed) return NULL;
-  index_items(d);
+  gl_jsonindex_build(&d->ix, d->src.bytes, d->src.len, d->start, d->root);
   check_schema(d);
   if (!d->failed) check_items(d);
   if (!d->failed) check_top(d);
@@ -358,8 +323,7 @@ static gl_evidence *validate(ev_doc *d, const char *path) {
 static gl_evidence *finish(ev_doc *d, const char *path) {
   gl_evidence *ev = validate(d, path);
   cJSON_Delete(d->root);
-  gl_vec_free(&d->pos);
-  gl_vec_free(&d->map);
+  gl_jsonindex_free(&d->ix);
   gl_source_free(&d->src);
   return ev;
 }

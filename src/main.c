@@ -124,36 +124,31 @@ static const char help_text[] =
 
 static void print_error(const char *msg) { fprintf(stderr, "gpulint: error: %s\n", msg); }
 
-/* Loads --evidence (NULL when not given). On error prints one line and sets *failed. */
-static gl_evidence *load_evidence(const gl_cli *cli, bool *failed) {
-  *failed = false;
-  if (!cli->evidence) return NULL;
-  gl_diag err = {0};
-  gl_evidence *ev = gl_evidence_load(cli->evidence, &err);
-  if (ev) return ev;
+/* Prints one error line for d (file:line:col: message), made safe for the terminal. */
+static void print_diag(const gl_diag *d) {
   char buf[2048];
-  gl_diag_format(&err, buf, sizeof(buf));
+  gl_diag_format(d, buf, sizeof(buf));
   char *safe = gl_report_safe_text(buf, strlen(buf));
   print_error(safe);
   free(safe);
-  *failed = true;
-  return NULL;
+}
+
+/* Loads --evidence (NULL when not given). On error prints one line and sets *failed. */
+static gl_evidence *load_evidence(const gl_cli *cli, bool *failed) {
+  gl_diag err = {0};
+  gl_evidence *ev = cli->evidence ? gl_evidence_load(cli->evidence, &err) : NULL;
+  *failed = cli->evidence && !ev;
+  if (*failed) print_diag(&err);
+  return ev;
 }
 
 /* Loads --baseline (NULL when not given). On error prints one line and sets *failed. */
 static gl_baseline *load_baseline(const gl_cli *cli, bool *failed) {
-  *failed = false;
-  if (!cli->baseline) return NULL;
   gl_diag err = {0};
-  gl_baseline *base = gl_baseline_load(cli->baseline, &err);
-  if (base) return base;
-  char buf[2048];
-  gl_diag_format(&err, buf, sizeof(buf));
-  char *safe = gl_report_safe_text(buf, strlen(buf));
-  print_error(safe);
-  free(safe);
-  *failed = true;
-  return NULL;
+  gl_baseline *base = cli->baseline ? gl_baseline_load(cli->baseline, &err) : NULL;
+  *failed = cli->baseline && !base;
+  if (*failed) print_diag(&err);
+  return base;
 }
 
 /* Calibrates run with ev and prints, unless quiet, one warning per bound metric ev lacks. */
@@ -170,13 +165,7 @@ static void calibrate(gl_run *run, const gl_evidence *ev, bool quiet) {
 }
 
 static void print_diags(const gl_diag_list *list) {
-  char buf[2048];
-  for (size_t i = 0; i < list->len; i++) {
-    gl_diag_format(&list->data[i], buf, sizeof(buf));
-    char *safe = gl_report_safe_text(buf, strlen(buf));
-    print_error(safe);
-    free(safe);
-  }
+  for (size_t i = 0; i < list->len; i++) print_diag(&list->data[i]);
 }
 
 static double now_s(void) {
