@@ -1,10 +1,8 @@
 /* baseline.c: reading an earlier gpulint SARIF log and matching a run against it (see
  * baseline.h).
- * Owns: the shape checks of the log, in the order a reader needs them (readable, no NUL, json,
- *       SARIF 2.1.0, one run, tool gpulint, results), each error placed at file:line:col (cJSON
- *       keeps no positions, so the raw text is walked once with jsonscan.c and the n-th value
- *       of that walk paired with the n-th cJSON item in pre-order, as evidence.c does); the
- *       match key and the multiset merge. The cJSON tree never leaves gl_baseline_parse.
+ * Owns: the shape checks of the log after it read and parsed (jsondoc.c), in the order a
+ *       reader needs them (SARIF 2.1.0, one run, tool gpulint, results), each error placed at
+ *       file:line:col of the item; the match key and the multiset merge. The cJSON tree never leaves gl_baseline_parse.
  * Not: writing baselineState (src/report/sarif.c), choosing what text formats show.
  * Threads: main thread only. */
 #include "baseline.h"
@@ -16,63 +14,28 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonindex.h"
+#include "jsondoc.h"
 #include "load.h"
 #include "report/report.h"
 
 /* ---- the document and positions ------------------------------------------------------------ */
 
-typedef struct doc {
-  gl_source src;
-  size_t start; /* first byte after a BOM */
-  cJSON *root;
-  gl_jsonindex ix; /* where each item of root sits in the text */
-  gl_diag *err;
-  bool failed;
-} doc;
-
-static void fail_at(doc *d, const cJSON *it, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* The byte offset of an item's value (the document's start when unknown). */
-static size_t offset_of(const doc *d, const cJSON *it) {
-  const gl_jsonpos *p = gl_jsonindex_find(&d->ix, it);
-  return p ? p->val_off : d->start;
-}
-
-static void fail_off(doc *d, size_t off, const char *msg) {
-  if (d->failed) return;
-  d->failed = true;
-  gl_pos p = gl_load_position(&d->src, off);
-  gl_diag_set(d->err, d->src.path, p.line, p.col_cp, "%s", msg);
-}
+typedef gl_jsondoc doc;
 
 /* Sets the (first) error at the value of item it (NULL: the document's start). */
+static void fail_at(doc *d, const cJSON *it, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
 static void fail_at(doc *d, const cJSON *it, const char *fmt, ...) {
   char msg[512];
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  fail_off(d, offset_of(d, it), msg);
+  gl_jsondoc_fail(d, gl_jsondoc_val_off(d, it), "%s", msg);
 }
 
 static const cJSON *get(const cJSON *o, const char *key) {
   return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-}
-
-static void parse_json(doc *d) {
-  const char *nul = memchr(d->src.bytes, '\0', d->src.len);
-  if (nul) {
-    fail_off(d, (size_t)(nul - d->src.bytes), "baseline contains a NUL byte");
-    return;
-  }
-  const char *text = d->src.bytes + d->start, *end = NULL;
-  d->root = cJSON_ParseWithLengthOpts(text, d->src.len - d->start + 1, &end, 1);
-  if (d->root) {
-    gl_jsonindex_build(&d->ix, d->src.bytes, d->src.len, d->start, d->root);
-    return;
-  }
-  fail_off(d, end && end >= text ? (size_t)(end - d->src.bytes) : d->start, "invalid json");
 }
 
 /* runs[0], after checking the log is SARIF 2.1.0 with one run written by gpulint. */
@@ -175,39 +138,28 @@ static void read_results(doc *d, const cJSON *run, gl_baseline *b) {
   }
 }
 
-gl_baseline *gl_baseline_parse(const char *path, const char *bytes, size_t len, gl_diag *err) {
+/* Reads path (bytes == NULL) or bytes, then reads the results. */
+static gl_baseline *load(const char *path, const char *bytes, size_t len, gl_diag *err) {
   doc d;
-  memset(&d, 0, sizeof d);
-  d.err = err;
-  gl_load_buffer(&d.src, path, bytes, len);
-  d.start = d.src.bom_len;
   gl_baseline *b = gl_xcalloc(1, sizeof *b);
   b->path = gl_xstrdup(path);
-  parse_json(&d);
-  const cJSON *run = d.failed ? NULL : the_run(&d);
-  if (run) read_results(&d, run, b);
-  cJSON_Delete(d.root);
-  gl_jsonindex_free(&d.ix);
-  gl_source_free(&d.src);
-  if (!d.failed) return b;
+  if (gl_jsondoc_open(&d, path, bytes, len, GL_BASELINE_MAX_BYTES, "baseline", err)) {
+    const cJSON *run = the_run(&d);
+    if (run) read_results(&d, run, b);
+  }
+  bool failed = d.failed;
+  gl_jsondoc_close(&d);
+  if (!failed) return b;
   gl_baseline_free(b);
   return NULL;
 }
 
-gl_baseline *gl_baseline_load(const char *path, gl_diag *err) {
-  gl_source src;
-  memset(&src, 0, sizeof src);
-  gl_diag lerr = {0};
-  if (gl_load_file(&src, path, GL_BASELINE_MAX_BYTES, &lerr) != 0) {
-    gl_diag_set(err, path, 0, 0, "%s", lerr.msg);
-    gl_source_free(&src);
-    return NULL;
-  }
-  /* gl_load_file rewrote lone CRs to LF: harmless json whitespace, and positions stay right */
-  gl_baseline *b = gl_baseline_parse(path, src.bytes, src.len, err);
-  gl_source_free(&src);
-  return b;
+gl_baseline *gl_baseline_parse(const char *path, const char *bytes, size_t len, gl_diag *err) {
+  return load(path, bytes ? bytes : "", bytes ? len : 0, err);
 }
+
+/* gl_load_file rewrites lone CRs to LF: harmless json whitespace, and positions stay right. */
+gl_baseline *gl_baseline_load(const char *path, gl_diag *err) { return load(path, NULL, 0, err); }
 
 /* ---- matching -------------------------------------------------------------------------------- */
 

@@ -1,20 +1,18 @@
 /* evidence.c: loading and validating a probe's evidence file (see evidence.h).
- * Owns: the checks in the order a reader needs them (readable, no NUL, json, schema, version,
- *       duplicates and non-finite numbers anywhere, top-level keys, device, metrics) and the
- *       position of each error: cJSON keeps none, so the raw text is walked once (jsonscan.c) and
- *       the n-th value of that walk paired with the n-th cJSON item in pre-order.
+ * Owns: the checks after the file read and parsed (jsondoc.c: readable, no NUL, json), in the
+ *       order a reader needs them: schema, version, duplicates and non-finite numbers anywhere,
+ *       top-level keys, device, metrics; each error at the item's position in the text.
  * Not: the meaning of metrics (calibrate.c). The cJSON tree never leaves gl_evidence_parse.
  * Threads: stateless; the result is read-only once returned. */
 #include "evidence.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsonindex.h"
+#include "jsondoc.h"
 #include "load.h"
 
 static const struct {
@@ -33,77 +31,34 @@ bool gl_unit_is_time(gl_unit unit) { return unit == GL_UNIT_US || unit == GL_UNI
 
 /* ---- the document and positions ------------------------------------------------------------ */
 
-typedef struct ev_doc {
-  gl_source src;
-  size_t start;          /* first byte after a BOM */
-  cJSON *root;
-  gl_jsonindex ix;       /* where each item of root sits in the text */
-  gl_diag *err;
-  bool failed;
-} ev_doc;
+static const gl_jsonpos *pos_of(const gl_jsondoc *d, const cJSON *it) { return gl_jsondoc_pos(d, it); }
 
-static void fail_at(ev_doc *d, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-/* Sets the (first) error at byte off of the file. */
-static void fail_at(ev_doc *d, size_t off, const char *fmt, ...) {
-  if (d->failed) return;
-  d->failed = true;
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  gl_pos p = gl_load_position(&d->src, off);
-  gl_diag_set(d->err, d->src.path, p.line, p.col_cp, "%s", msg);
-}
-
-static const gl_jsonpos *pos_of(const ev_doc *d, const cJSON *it) { return gl_jsonindex_find(&d->ix, it); }
-
-static size_t val_off(const ev_doc *d, const cJSON *it) {
-  const gl_jsonpos *p = pos_of(d, it);
-  return p ? p->val_off : d->start;
-}
+static size_t val_off(const gl_jsondoc *d, const cJSON *it) { return gl_jsondoc_val_off(d, it); }
 
 /* The member's key, else its value. */
-static size_t key_off(const ev_doc *d, const cJSON *it) {
+static size_t key_off(const gl_jsondoc *d, const cJSON *it) {
   const gl_jsonpos *p = pos_of(d, it);
   return p && p->key_off != GL_JSONSCAN_NONE ? p->key_off : val_off(d, it);
 }
 
 /* ---- syntax, schema, version, duplicates, numbers ------------------------------------------ */
 
-static void parse_json(ev_doc *d) {
-  const char *nul = memchr(d->src.bytes, '\0', d->src.len);
-  if (nul) {
-    fail_at(d, (size_t)(nul - d->src.bytes), "evidence file contains a NUL byte");
-    return;
-  }
-  const char *text = d->src.bytes + d->start, *end = NULL;
-  d->root = cJSON_ParseWithLengthOpts(text, d->src.len - d->start + 1, &end, 1);
-  if (d->root) return;
-  size_t off = end && end >= text ? (size_t)(end - d->src.bytes) : d->start;
-  const char *at = d->src.bytes + off;
-  bool special = strncmp(at, "NaN", 3) == 0 || strncmp(at, "Infinity", 8) == 0 ||
-                 strncmp(at, "-Infinity", 9) == 0;
-  fail_at(d, off, special ? "invalid json: NaN and Infinity are not json numbers" : "invalid json");
-}
-
-static void check_schema(ev_doc *d) {
+static void check_schema(gl_jsondoc *d) {
   const cJSON *schema = cJSON_GetObjectItemCaseSensitive(d->root, "schema");
   if (!cJSON_IsObject(d->root) || !cJSON_IsString(schema) || strcmp(schema->valuestring, GL_EVIDENCE_SCHEMA) != 0) {
-    fail_at(d, schema ? val_off(d, schema) : d->start, "not a gpulint evidence file");
+    gl_jsondoc_fail(d, schema ? val_off(d, schema) : d->start, "not a gpulint evidence file");
     return;
   }
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(d->root, "version");
   if (!v) {
-    fail_at(d, d->start, "missing key 'version'");
+    gl_jsondoc_fail(d, d->start, "missing key 'version'");
     return;
   }
   double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
   if (!(isfinite(x) && floor(x) == x && x >= 1))
-    fail_at(d, val_off(d, v), "'version' must be an integer >= 1");
+    gl_jsondoc_fail(d, val_off(d, v), "'version' must be an integer >= 1");
   else if (x > GL_EVIDENCE_VERSION)
-    fail_at(d, val_off(d, v), "evidence version %.0f is newer than this gpulint reads (%d)", x,
+    gl_jsondoc_fail(d, val_off(d, v), "evidence version %.0f is newer than this gpulint reads (%d)", x,
             GL_EVIDENCE_VERSION);
 }
 
@@ -116,7 +71,7 @@ static int cmp_member(const void *pa, const void *pb) {
 }
 
 /* Offset of the earliest key of obj that repeats an earlier key, or GL_JSONSCAN_NONE. */
-static size_t first_duplicate(const ev_doc *d, const cJSON *obj, const cJSON **dup) {
+static size_t first_duplicate(const gl_jsondoc *d, const cJSON *obj, const cJSON **dup) {
   gl_vec(member) m = {0};
   for (const cJSON *it = obj->child; it; it = it->next) {
     member x = {it, key_off(d, it)};
@@ -134,7 +89,7 @@ static size_t first_duplicate(const ev_doc *d, const cJSON *obj, const cJSON **d
 }
 
 /* The first (in the text) duplicate key or non-finite number anywhere in the document. */
-static void check_items(ev_doc *d) {
+static void check_items(gl_jsondoc *d) {
   size_t best = GL_JSONSCAN_NONE;
   const cJSON *dup = NULL, *bad = NULL;
   for (size_t i = 0; i < d->ix.map.len; i++) {
@@ -147,36 +102,36 @@ static void check_items(ev_doc *d) {
     size_t off = cJSON_IsObject(it) ? first_duplicate(d, it, &x) : GL_JSONSCAN_NONE;
     if (off < best) best = off, dup = x, bad = NULL;
   }
-  if (dup) fail_at(d, best, "duplicate key '%s'", dup->string);
-  if (bad) fail_at(d, best, "number out of range: not finite");
+  if (dup) gl_jsondoc_fail(d, best, "duplicate key '%s'", dup->string);
+  if (bad) gl_jsondoc_fail(d, best, "number out of range: not finite");
 }
 
 /* ---- structure ------------------------------------------------------------------------------ */
 
 static const char *const top_keys[] = {"schema", "version", "probe", "device", "metrics"};
 
-static void check_top(ev_doc *d) {
+static void check_top(gl_jsondoc *d) {
   for (const cJSON *it = d->root->child; it; it = it->next) {
     size_t i = 0;
     while (i < 5 && strcmp(top_keys[i], it->string) != 0) i++;
-    if (i == 5) fail_at(d, key_off(d, it), "unknown key '%s'", it->string);
+    if (i == 5) gl_jsondoc_fail(d, key_off(d, it), "unknown key '%s'", it->string);
   }
   for (size_t i = 2; i < 5; i++)
     if (!cJSON_GetObjectItemCaseSensitive(d->root, top_keys[i]))
-      fail_at(d, val_off(d, d->root), "missing key '%s'", top_keys[i]);
+      gl_jsondoc_fail(d, val_off(d, d->root), "missing key '%s'", top_keys[i]);
   const cJSON *probe = cJSON_GetObjectItemCaseSensitive(d->root, "probe");
   const cJSON *device = cJSON_GetObjectItemCaseSensitive(d->root, "device");
   const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(d->root, "metrics");
-  if (probe && !cJSON_IsObject(probe)) fail_at(d, val_off(d, probe), "'probe' must be an object");
-  if (device && !cJSON_IsObject(device)) fail_at(d, val_off(d, device), "'device' must be an object");
+  if (probe && !cJSON_IsObject(probe)) gl_jsondoc_fail(d, val_off(d, probe), "'probe' must be an object");
+  if (device && !cJSON_IsObject(device)) gl_jsondoc_fail(d, val_off(d, device), "'device' must be an object");
   if (metrics && !(cJSON_IsObject(metrics) && metrics->child))
-    fail_at(d, val_off(d, metrics), "'metrics' must be a non-empty object");
+    gl_jsondoc_fail(d, val_off(d, metrics), "'metrics' must be a non-empty object");
   if (d->failed) return;
   const cJSON *name = cJSON_GetObjectItemCaseSensitive(device, "name");
   if (!name)
-    fail_at(d, val_off(d, device), "missing key 'device.name'");
+    gl_jsondoc_fail(d, val_off(d, device), "missing key 'device.name'");
   else if (!cJSON_IsString(name) || !name->valuestring[0])
-    fail_at(d, val_off(d, name), "'device.name' must be a non-empty string");
+    gl_jsondoc_fail(d, val_off(d, name), "'device.name' must be a non-empty string");
 }
 
 /* ---- metrics ------------------------------------------------------------------------------- */
@@ -200,36 +155,38 @@ static int unit_of(const char *s) {
 }
 
 /* median / p10 / p90: a number > 0 and at most the unit's cap. */
-static void check_value(ev_doc *d, const cJSON *m, const char *field, gl_unit unit) {
+static void check_value(gl_jsondoc *d, const cJSON *m, const char *field, gl_unit unit) {
   const cJSON *v = cJSON_GetObjectItemCaseSensitive(m, field);
   if (!cJSON_IsNumber(v))
-    fail_at(d, val_off(d, v), "metric '%s': '%s' must be a number", m->string, field);
+    gl_jsondoc_fail(d, val_off(d, v), "metric '%s': '%s' must be a number", m->string, field);
   else if (!(v->valuedouble > 0))
-    fail_at(d, val_off(d, v), "metric '%s': '%s' must be > 0, got %g", m->string, field, v->valuedouble);
+    gl_jsondoc_fail(d, val_off(d, v), "metric '%s': '%s' must be > 0, got %g", m->string, field,
+                    v->valuedouble);
   else if (v->valuedouble > units[unit].cap)
-    fail_at(d, val_off(d, v), "metric '%s': '%s' is %g %s, over the cap of %g %s (absurd)", m->string,
+    gl_jsondoc_fail(d, val_off(d, v), "metric '%s': '%s' is %g %s, over the cap of %g %s (absurd)", m->string,
             field, v->valuedouble, units[unit].name, units[unit].cap, units[unit].name);
 }
 
 /* Keys of one metric: unknown ones, then the required ones that are missing. */
-static void check_metric_keys(ev_doc *d, const cJSON *m) {
+static void check_metric_keys(gl_jsondoc *d, const cJSON *m) {
   for (const cJSON *it = m->child; it; it = it->next) {
     size_t i = 0;
     while (i < NMETRIC_KEYS && strcmp(metric_keys[i], it->string) != 0) i++;
-    if (i == NMETRIC_KEYS) fail_at(d, key_off(d, it), "metric '%s': unknown key '%s'", m->string, it->string);
+    if (i == NMETRIC_KEYS)
+      gl_jsondoc_fail(d, key_off(d, it), "metric '%s': unknown key '%s'", m->string, it->string);
   }
   for (size_t i = 0; i < NREQUIRED_METRIC_KEYS; i++)
     if (!cJSON_GetObjectItemCaseSensitive(m, metric_keys[i]))
-      fail_at(d, val_off(d, m), "metric '%s': missing key '%s'", m->string, metric_keys[i]);
+      gl_jsondoc_fail(d, val_off(d, m), "metric '%s': missing key '%s'", m->string, metric_keys[i]);
 }
 
-static void check_metric(ev_doc *d, const cJSON *m) {
+static void check_metric(gl_jsondoc *d, const cJSON *m) {
   if (!gl_evidence_metric_name_ok(m->string)) {
-    fail_at(d, key_off(d, m), "metric name '%s' must be made of [A-Za-z0-9_]", m->string);
+    gl_jsondoc_fail(d, key_off(d, m), "metric name '%s' must be made of [A-Za-z0-9_]", m->string);
     return;
   }
   if (!cJSON_IsObject(m)) {
-    fail_at(d, val_off(d, m), "metric '%s' must be an object", m->string);
+    gl_jsondoc_fail(d, val_off(d, m), "metric '%s' must be an object", m->string);
     return;
   }
   check_metric_keys(d, m);
@@ -237,7 +194,7 @@ static void check_metric(ev_doc *d, const cJSON *m) {
   const cJSON *unit = cJSON_GetObjectItemCaseSensitive(m, "unit");
   int u = cJSON_IsString(unit) ? unit_of(unit->valuestring) : -1;
   if (u < 0) {
-    fail_at(d, val_off(d, unit), "metric '%s': 'unit' must be one of us, ms, GB/s, TFLOP/s, ratio, x",
+    gl_jsondoc_fail(d, val_off(d, unit), "metric '%s': 'unit' must be one of us, ms, GB/s, TFLOP/s, ratio, x",
             m->string);
     return;
   }
@@ -249,22 +206,22 @@ static void check_metric(ev_doc *d, const cJSON *m) {
   const cJSON *med = cJSON_GetObjectItemCaseSensitive(m, "median");
   const cJSON *p90 = cJSON_GetObjectItemCaseSensitive(m, "p90");
   if (p10->valuedouble > med->valuedouble)
-    fail_at(d, val_off(d, p10), "metric '%s': p10 (%g) is above the median (%g)", m->string,
+    gl_jsondoc_fail(d, val_off(d, p10), "metric '%s': p10 (%g) is above the median (%g)", m->string,
             p10->valuedouble, med->valuedouble);
   if (med->valuedouble > p90->valuedouble)
-    fail_at(d, val_off(d, p90), "metric '%s': p90 (%g) is below the median (%g)", m->string,
+    gl_jsondoc_fail(d, val_off(d, p90), "metric '%s': p90 (%g) is below the median (%g)", m->string,
             p90->valuedouble, med->valuedouble);
   const cJSON *n = cJSON_GetObjectItemCaseSensitive(m, "samples");
   double x = cJSON_IsNumber(n) ? n->valuedouble : NAN;
   if (!(x >= 1 && x <= GL_EVIDENCE_MAX_SAMPLES && floor(x) == x))
-    fail_at(d, val_off(d, n), "metric '%s': 'samples' must be an integer from 1 to %.0f", m->string,
+    gl_jsondoc_fail(d, val_off(d, n), "metric '%s': 'samples' must be an integer from 1 to %.0f", m->string,
             GL_EVIDENCE_MAX_SAMPLES);
   const cJSON *what = cJSON_GetObjectItemCaseSensitive(m, "what");
   if (what && !cJSON_IsString(what))
-    fail_at(d, val_off(d, what), "metric '%s': 'what' must be a string", m->string);
+    gl_jsondoc_fail(d, val_off(d, what), "metric '%s': 'what' must be a string", m->string);
 }
 
-static void check_metrics(ev_doc *d) {
+static void check_metrics(gl_jsondoc *d) {
   const cJSON *metrics = cJSON_GetObjectItemCaseSensitive(d->root, "metrics");
   for (const cJSON *m = metrics->child; m && !d->failed; m = m->next) check_metric(d, m);
 }
@@ -295,7 +252,7 @@ static int cmp_metric(const void *pa, const void *pb) {
   return strcmp(((const gl_metric *)pa)->key, ((const gl_metric *)pb)->key);
 }
 
-static gl_evidence *build(const ev_doc *d, const char *path) {
+static gl_evidence *build(const gl_jsondoc *d, const char *path) {
   gl_evidence *ev = gl_xcalloc(1, sizeof *ev);
   ev->path = gl_xstrdup(path);
   ev->version = GL_EVIDENCE_VERSION;
@@ -309,10 +266,7 @@ static gl_evidence *build(const ev_doc *d, const char *path) {
   return ev;
 }
 
-static gl_evidence *validate(ev_doc *d, const char *path) {
-  parse_json(d);
-  if (d->failed) return NULL;
-  gl_jsonindex_build(&d->ix, d->src.bytes, d->src.len, d->start, d->root);
+static gl_evidence *validate(gl_jsondoc *d, const char *path) {
   check_schema(d);
   if (!d->failed) check_items(d);
   if (!d->failed) check_top(d);
@@ -320,36 +274,21 @@ static gl_evidence *validate(ev_doc *d, const char *path) {
   return d->failed ? NULL : build(d, path);
 }
 
-static gl_evidence *finish(ev_doc *d, const char *path) {
-  gl_evidence *ev = validate(d, path);
-  cJSON_Delete(d->root);
-  gl_jsonindex_free(&d->ix);
-  gl_source_free(&d->src);
+/* Reads path (bytes == NULL) or bytes, then validates. */
+static gl_evidence *load(const char *path, const char *bytes, size_t len, gl_diag *err) {
+  gl_jsondoc d;
+  gl_evidence *ev = NULL;
+  if (gl_jsondoc_open(&d, path, bytes, len, GL_EVIDENCE_MAX_BYTES, "evidence file", err))
+    ev = validate(&d, path);
+  gl_jsondoc_close(&d);
   return ev;
 }
 
 gl_evidence *gl_evidence_parse(const char *path, const char *bytes, size_t len, gl_diag *err) {
-  ev_doc d;
-  memset(&d, 0, sizeof d);
-  d.err = err;
-  gl_load_buffer(&d.src, path, bytes, len);
-  d.start = d.src.bom_len;
-  return finish(&d, path);
+  return load(path, bytes ? bytes : "", bytes ? len : 0, err);
 }
 
-gl_evidence *gl_evidence_load(const char *path, gl_diag *err) {
-  ev_doc d;
-  memset(&d, 0, sizeof d);
-  d.err = err;
-  gl_diag lerr = {0};
-  if (gl_load_file(&d.src, path, GL_EVIDENCE_MAX_BYTES, &lerr) != 0) {
-    gl_diag_set(err, path, 0, 0, "%s", lerr.msg);
-    gl_source_free(&d.src);
-    return NULL;
-  }
-  d.start = d.src.bom_len;
-  return finish(&d, path);
-}
+gl_evidence *gl_evidence_load(const char *path, gl_diag *err) { return load(path, NULL, 0, err); }
 
 const gl_metric *gl_evidence_metric(const gl_evidence *ev, const char *key) {
   if (!ev || !key) return NULL;
