@@ -120,6 +120,26 @@ local function stdin_lines(bufnr)
   return lines
 end
 
+-- Starts `argv` in `cwd` (nil: Neovim's current directory) with buffered output and calls
+-- `on_done(code, stdout_lines, stderr_lines)` when it exits. Returns jobstart's id (<= 0: failed).
+local function start_job(argv_list, cwd, on_done)
+  local out, err = {}, {}
+  return vim.fn.jobstart(argv_list, {
+    cwd = cwd,
+    stdout_buffered = true,
+    stderr_buffered = true,
+    on_stdout = function(_, data)
+      out = data
+    end,
+    on_stderr = function(_, data)
+      err = data
+    end,
+    on_exit = function(_, code)
+      on_done(code, out, err)
+    end,
+  })
+end
+
 -- Lint `bufnr` (default: the current buffer) now. Does nothing for an unnamed buffer (gpulint
 -- needs a path for its configuration and URIs) or when the executable is missing. A run still
 -- going for the buffer is stopped: the new one supersedes it.
@@ -141,26 +161,14 @@ function M.lint(bufnr)
     vim.fn.jobstop(st.job)
   end
   st.tick = tick
-  local out, err = {}, {}
   local job
-  job = vim.fn.jobstart(argv(path), {
-    cwd = project_root(path), -- nil: Neovim's current directory
-    stdout_buffered = true,
-    stderr_buffered = true,
-    on_stdout = function(_, data)
-      out = data
-    end,
-    on_stderr = function(_, data)
-      err = data
-    end,
-    on_exit = function(_, code)
-      if st.job ~= job then
-        return -- stopped by a newer run
-      end
-      st.job = nil
-      finish(bufnr, tick, code, table.concat(out, "\n"), table.concat(err, "\n"))
-    end,
-  })
+  job = start_job(argv(path), project_root(path), function(code, out, err)
+    if st.job ~= job then
+      return -- stopped by a newer run
+    end
+    st.job = nil
+    finish(bufnr, tick, code, table.concat(out, "\n"), table.concat(err, "\n"))
+  end)
   if job <= 0 then
     report_error(("could not start `%s` (jobstart returned %d)"):format(config.cmd, job))
     return
@@ -328,36 +336,25 @@ function M.rule_doc(id, on_open)
   if not executable() then
     return
   end
-  local out, err = {}, {}
-  local job = vim.fn.jobstart({ config.cmd, "rule", id }, {
-    stdout_buffered = true,
-    stderr_buffered = true,
-    on_stdout = function(_, data)
-      out = data
-    end,
-    on_stderr = function(_, data)
-      err = data
-    end,
-    on_exit = function(_, code)
-      if code ~= 0 then
-        local why = first_line(table.concat(err, "\n"))
-        notify(("`gpulint rule %s` failed: %s"):format(id, why), levels.WARN)
-        return
-      end
-      while #out > 0 and out[#out] == "" do
-        out[#out] = nil
-      end
-      local buf, win = vim.lsp.util.open_floating_preview(out, "markdown", {
-        border = "rounded",
-        focus_id = "gpulint_rule_doc",
-        max_width = 100,
-        max_height = math.max(10, math.floor(vim.o.lines * 0.6)),
-      })
-      if on_open then
-        on_open(buf, win)
-      end
-    end,
-  })
+  local job = start_job({ config.cmd, "rule", id }, nil, function(code, out, err)
+    if code ~= 0 then
+      local why = first_line(table.concat(err, "\n"))
+      notify(("`gpulint rule %s` failed: %s"):format(id, why), levels.WARN)
+      return
+    end
+    while #out > 0 and out[#out] == "" do
+      out[#out] = nil
+    end
+    local buf, win = vim.lsp.util.open_floating_preview(out, "markdown", {
+      border = "rounded",
+      focus_id = "gpulint_rule_doc",
+      max_width = 100,
+      max_height = math.max(10, math.floor(vim.o.lines * 0.6)),
+    })
+    if on_open then
+      on_open(buf, win)
+    end
+  end)
   if job <= 0 then
     notify(("could not start `%s` (jobstart returned %d)"):format(config.cmd, job), levels.ERROR)
   end
