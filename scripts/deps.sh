@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pkgs=(cmake gcc make pkg-config git libcjson-dev libpcre2-dev libcmocka-dev libgit2-dev
+pkgs=(cmake gcc g++ make pkg-config git libcjson-dev libpcre2-dev libcmocka-dev libgit2-dev
+      libtomlplusplus-dev
       python3 python3-jsonschema python3-yaml pre-commit neovim)
 # npm fetches tree-sitter's sources at configure time; some machines have it from a Node.js
 # distribution that conflicts with Debian's npm package, so ask for npm only when it is missing.
