@@ -16,6 +16,7 @@
 
 #include "load.h"
 #include "model.h"
+#include "notebook.h"
 #include "parse.h"
 #include "prefilter.h"
 #include "report/report.h"
@@ -131,6 +132,25 @@ static void lint_source(worker *w, const gl_source *src, gl_file_result *out) {
   ts_tree_delete(tree);
 }
 
+/* A notebook: its code cells as one virtual source, results moved back into the .ipynb; a
+ * malformed notebook is not linted (incomplete run). */
+static void lint_notebook(worker *w, const gl_source *raw, gl_file_result *out) {
+  gl_notebook nb;
+  gl_diag err = {0};
+  if (gl_notebook_read(&nb, raw, &err) != 0) {
+    gl_file_result_note(out, GL_NOTE_SKIPPED, GL_LEVEL_ERROR, err.line, err.col,
+                        "not linted: invalid notebook: %s", err.msg);
+    return;
+  }
+  gl_source v = {0};
+  gl_load_buffer(&v, raw->path, nb.code, nb.len);
+  v.notebook = &nb;
+  lint_source(w, &v, out);
+  gl_notebook_remap(&nb, raw, &v, out);
+  gl_source_free(&v);
+  gl_notebook_free(&nb);
+}
+
 static void lint_path(worker *w, const gl_walk_file *file, gl_file_result *out) {
   out->path = gl_xstrdup(file->path);
   gl_source src = {0};
@@ -144,7 +164,8 @@ static void lint_path(worker *w, const gl_walk_file *file, gl_file_result *out) 
     gl_source_free(&src);
     return;
   }
-  lint_source(w, &src, out);
+  if (gl_notebook_is_path(file->path)) lint_notebook(w, &src, out);
+  else lint_source(w, &src, out);
   gl_source_free(&src);
 }
 

@@ -24,6 +24,8 @@ typedef struct gl_source {
   uint32_t nlines;        /* at least 1 (an empty file has one empty line) */
   uint32_t bom_len;       /* 3 when the file starts with a UTF-8 BOM, else 0 */
   bool had_lone_cr;       /* a lone CR was rewritten */
+  const struct gl_notebook *notebook; /* borrowed: for a notebook's virtual source (notebook.h),
+                                        its cells and magics; NULL for a .py file */
 } gl_source;
 
 typedef struct gl_pos {

@@ -55,6 +55,11 @@ typedef struct gl_finding {
   uint8_t nrelated;         /* how many of related[] are used */
   gl_calibration *calib;    /* owned; NULL unless calibrated (its level and message then carry
                                the measured cost) */
+  uint32_t cell;            /* notebooks: 1-based cell (among all cells) of the region's start;
+                               0 for a .py file. region and related[] then hold positions in the
+                               .ipynb's json text (SARIF), cell_region the same span in the cell
+                               (cell lines, code-point and UTF-16 columns; text, json, frames) */
+  gl_region cell_region;
 } gl_finding;
 
 typedef enum gl_note_kind {

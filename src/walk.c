@@ -81,9 +81,10 @@ static void add_file(walker *w, char *path, bool explicit_arg) {
   gl_vec_push(&w->out->files, f);
 }
 
+/* A Python source or a Jupyter notebook (*.py, *.ipynb). */
 static bool ends_with_py(const char *name) {
   size_t n = strlen(name);
-  return n >= 3 && strcmp(name + n - 3, ".py") == 0;
+  return (n >= 3 && strcmp(name + n - 3, ".py") == 0) || (n >= 6 && strcmp(name + n - 6, ".ipynb") == 0);
 }
 
 /* "./a//b/./c/" -> "a/b/c", "." -> "", "/x/" -> "/x", "/" -> "/". The caller frees it. */

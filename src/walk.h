@@ -1,8 +1,8 @@
 /* walk.h: which files a run lints.
  * Owns: expanding the command line's paths into a sorted, de-duplicated list of files: directories
- *       recurse over *.py, .gitignore respected through libgit2 (never a hand-written matcher, and
- *       never running the scanned repository's programs), default and user excludes, symlink loops,
- *       FIFOs and devices skipped without ever being opened.
+ *       recurse over *.py and *.ipynb, .gitignore respected through libgit2 (never a hand-written
+ *       matcher, and never running the scanned repository's programs), default and user
+ *       excludes, symlink loops, FIFOs and devices skipped without ever being opened.
  * Not: reading file contents (load.c).
  * Threads: called once from the main thread. */
 #ifndef GL_WALK_H

@@ -86,19 +86,19 @@ void gl_report__frame(FILE *out, const gl_finding *x, const gl_report_opts *opts
   uint32_t nlines = 1; /* lines in the snippet (the engine may have cut it short) */
   for (const char *p = x->snippet; *p; p++) nlines += *p == '\n';
   uint32_t shown = nlines > GL_FRAME_MAX_LINES ? GL_FRAME_MAX_LINES : nlines;
-  uint32_t spanned = x->region.end_line > x->region.start_line
-                         ? x->region.end_line - x->region.start_line + 1 : 1;
-  size_t width = digits(x->region.start_line + shown - 1);
+  const gl_region *reg = x->cell ? &x->cell_region : &x->region; /* notebooks: cell lines */
+  uint32_t spanned = reg->end_line > reg->start_line ? reg->end_line - reg->start_line + 1 : 1;
+  size_t width = digits(reg->start_line + shown - 1);
   gutter(out, width, 0, opts);
   fputc('\n', out);
   const char *line = x->snippet;
   for (uint32_t k = 0; k < shown; k++) {
     size_t len = strcspn(line, "\n");
     size_t shown_len = len && line[len - 1] == '\r' ? len - 1 : len;
-    bool multi = x->region.end_line > x->region.start_line;
+    bool multi = reg->end_line > reg->start_line;
     rendered r = {{0}, 0, 0};
-    render_line(&r, line, shown_len, x->region.start_col_cp ? x->region.start_col_cp : 1, multi ? 0 : x->region.end_col_cp);
-    gutter(out, width, x->region.start_line + k, opts);
+    render_line(&r, line, shown_len, reg->start_col_cp ? reg->start_col_cp : 1, multi ? 0 : reg->end_col_cp);
+    gutter(out, width, reg->start_line + k, opts);
     fprintf(out, "%s%s\n", r.text.len ? " " : "", r.text.data);
     if (k == 0) caret_line(out, width, &r, x, opts);
     gl_vec_free(&r.text);

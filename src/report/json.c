@@ -39,6 +39,13 @@ static bool add_finding(cJSON *array, const char *path, const gl_finding *x) {
             add_point(o, "location", r->start_line, r->start_col_cp) &&
             add_point(o, "end_location", r->end_line, r->end_col_cp);
   if (!ok) return false;
+  if (x->cell) /* a notebook: location is in the .ipynb's json text; the cell view besides */
+    ok = cJSON_AddNumberToObject(o, "cell", x->cell) &&
+         cJSON_AddNumberToObject(o, "cell_line", x->cell_region.start_line) &&
+         cJSON_AddNumberToObject(o, "cell_column", x->cell_region.start_col_cp) &&
+         cJSON_AddNumberToObject(o, "cell_end_line", x->cell_region.end_line) &&
+         cJSON_AddNumberToObject(o, "cell_end_column", x->cell_region.end_col_cp);
+  if (!ok) return false;
   ok = x->line_hash ? add_text(o, "fingerprint", x->line_hash) : cJSON_AddNullToObject(o, "fingerprint") != NULL;
   return ok && gl_report__add_calibration(o, "evidence", x) && gl_report__add_rank(o, x);
 }

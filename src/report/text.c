@@ -26,7 +26,11 @@ static void put_position(FILE *out, const char *path, const gl_finding *x, const
   if (o->color) fputs(BOLD, out);
   put_safe(out, path);
   if (o->color) fputs(RESET, out);
-  fprintf(out, ":%u:%u: ", (unsigned)x->region.start_line, (unsigned)x->region.start_col_cp);
+  if (x->cell) /* a notebook: the cell view, as Jupyter numbers cells */
+    fprintf(out, ":cell %u:line %u:col %u: ", (unsigned)x->cell, (unsigned)x->cell_region.start_line,
+            (unsigned)x->cell_region.start_col_cp);
+  else
+    fprintf(out, ":%u:%u: ", (unsigned)x->region.start_line, (unsigned)x->region.start_col_cp);
 }
 
 /* "path:line:col: GPU101 message\n" */
