@@ -15,7 +15,8 @@ typedef enum opt_id {
   OPT_FORMAT, OPT_OUTPUT, OPT_SELECT, OPT_IGNORE, OPT_EXTEND_SELECT, OPT_FAIL_ON, OPT_EXIT_ZERO,
   OPT_RULES, OPT_JOBS, OPT_EXCLUDE, OPT_MAX_FILE_SIZE, OPT_PARSE_TIMEOUT, OPT_NO_PREFILTER,
   OPT_NO_GITIGNORE, OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_EVIDENCE, OPT_STDIN_FILENAME,
-  OPT_SARIF_CATEGORY, OPT_BASELINE, OPT_ADD_NOQA,
+  OPT_SARIF_CATEGORY, OPT_BASELINE, OPT_ADD_NOQA, OPT_CONFIG, OPT_ISOLATED, OPT_SHOW_SETTINGS,
+  OPT_GITIGNORE,
 } opt_id;
 
 typedef struct opt_def {
@@ -41,6 +42,9 @@ static const opt_def options[] = {
     {"sarif-category", 0, true, OPT_SARIF_CATEGORY},
     {"baseline", 0, true, OPT_BASELINE},
     {"add-noqa", 0, false, OPT_ADD_NOQA},
+    {"config", 0, true, OPT_CONFIG},         {"isolated", 0, false, OPT_ISOLATED},
+    {"show-settings", 0, true, OPT_SHOW_SETTINGS},
+    {"respect-gitignore", 0, false, OPT_GITIGNORE},
 };
 
 /* Appends the comma-separated, non-empty items of value to v. */
@@ -120,6 +124,12 @@ static int apply_value(gl_cli *cli, const opt_def *o, const char *v, gl_diag *er
     case OPT_OUTPUT: free(cli->output); cli->output = gl_xstrdup(v); return 0;
     case OPT_EVIDENCE: free(cli->evidence); cli->evidence = gl_xstrdup(v); return 0;
     case OPT_BASELINE: free(cli->baseline); cli->baseline = gl_xstrdup(v); return 0;
+    case OPT_CONFIG: free(cli->config); cli->config = gl_xstrdup(v); return 0;
+    case OPT_SHOW_SETTINGS:
+      free(cli->show_settings);
+      cli->show_settings = gl_xstrdup(v);
+      if (cli->cmd == GL_CMD_CHECK) cli->cmd = GL_CMD_SHOW_SETTINGS;
+      return 0;
     case OPT_SELECT: cli->has_select = true; push_list(&cli->select, v); return 0;
     case OPT_IGNORE: push_list(&cli->ignore, v); return 0;
     case OPT_EXTEND_SELECT: push_list(&cli->extend_select, v); return 0;
@@ -132,6 +142,7 @@ static int apply_value(gl_cli *cli, const opt_def *o, const char *v, gl_diag *er
         return GL_EINVAL;
       }
       cli->fail_on = (gl_level)level;
+      cli->fail_on_set = true;
       return 0;
     }
     case OPT_JOBS:
@@ -164,7 +175,9 @@ static void apply_flag(gl_cli *cli, opt_id id) {
     case OPT_EXIT_ZERO: cli->exit_zero = true; break;
     case OPT_ADD_NOQA: cli->add_noqa = true; break;
     case OPT_NO_PREFILTER: cli->prefilter = false; break;
-    case OPT_NO_GITIGNORE: cli->respect_gitignore = false; break;
+    case OPT_NO_GITIGNORE: cli->respect_gitignore = false; cli->respect_gitignore_set = true; break;
+    case OPT_GITIGNORE: cli->respect_gitignore = true; cli->respect_gitignore_set = true; break;
+    case OPT_ISOLATED: cli->isolated = true; break;
     case OPT_QUIET: cli->quiet = true; break;
     case OPT_HELP: cli->cmd = GL_CMD_HELP; break;
     case OPT_VERSION: if (cli->cmd != GL_CMD_HELP) cli->cmd = GL_CMD_VERSION; break;
@@ -257,6 +270,12 @@ static int check_positionals(gl_cli *cli, gl_diag *err) {
   } else if (cli->cmd == GL_CMD_RULES && cli->paths.len) {
     gl_diag_set(err, NULL, 0, 0, "'gpulint rules' takes no paths");
     return GL_EINVAL;
+  } else if (cli->config && cli->isolated) {
+    gl_diag_set(err, NULL, 0, 0, "options '--config' and '--isolated' cannot be used together");
+    return GL_EINVAL;
+  } else if (cli->cmd == GL_CMD_SHOW_SETTINGS && (cli->paths.len || cli->stdin_filename)) {
+    gl_diag_set(err, NULL, 0, 0, "option '--show-settings' takes one PATH and no other paths");
+    return GL_EINVAL;
   } else if (cli->cmd == GL_CMD_CHECK && cli->stdin_filename && cli->paths.len) {
     gl_diag_set(err, NULL, 0, 0, "option '--stdin-filename' takes no PATH arguments, got '%s'",
                 cli->paths.data[0]);
@@ -311,6 +330,9 @@ void gl_cli_free(gl_cli *cli) {
   free(cli->baseline);
   free(cli->stdin_filename);
   free(cli->sarif_category);
+  free(cli->config);
+  free(cli->show_settings);
+  cli->config = cli->show_settings = NULL;
   cli->output = cli->rule_id = cli->evidence = cli->stdin_filename = cli->sarif_category =
       cli->baseline = NULL;
 }

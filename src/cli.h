@@ -13,7 +13,10 @@
 #include "rules.h"
 #include "vec.h"
 
-typedef enum gl_cmd { GL_CMD_CHECK, GL_CMD_RULE, GL_CMD_RULES, GL_CMD_HELP, GL_CMD_VERSION } gl_cmd;
+typedef enum gl_cmd {
+  GL_CMD_CHECK, GL_CMD_RULE, GL_CMD_RULES, GL_CMD_HELP, GL_CMD_VERSION,
+  GL_CMD_SHOW_SETTINGS,      /* --show-settings PATH */
+} gl_cmd;
 typedef enum gl_color { GL_COLOR_AUTO, GL_COLOR_ALWAYS, GL_COLOR_NEVER } gl_color;
 
 typedef gl_vec(char *) gl_strvec;
@@ -26,12 +29,14 @@ typedef struct gl_cli {
   bool has_select;           /* --select given (even empty) */
   gl_strvec select, extend_select, ignore, rules_dirs, excludes;
   gl_level fail_on;          /* default warning */
+  bool fail_on_set;          /* --fail-on given (it then beats the configuration file) */
   bool exit_zero;
   unsigned jobs;             /* 0 = online cores */
   size_t max_file_bytes;
   uint32_t parse_timeout_ms;
   bool prefilter;
   bool respect_gitignore;
+  bool respect_gitignore_set;/* --respect-gitignore or --no-respect-gitignore given */
   bool quiet;                /* no summary line, no notifications on stderr */
   gl_color color;
   char *rule_id;             /* `gpulint rule ID` */
@@ -44,6 +49,9 @@ typedef struct gl_cli {
                                 wins */
   bool add_noqa;             /* --add-noqa: write `# noqa: ID` comments for the findings instead
                                 of a report; never with --stdin-filename */
+  char *config;              /* --config FILE (a gpulint.toml or pyproject.toml), or NULL */
+  bool isolated;             /* --isolated: no configuration file at all; not with --config */
+  char *show_settings;       /* --show-settings PATH (cmd GL_CMD_SHOW_SETTINGS), or NULL */
 } gl_cli;
 
 /* Parses argv into cli (defaults first). Returns 0, or GL_EINVAL with err saying what is wrong

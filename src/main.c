@@ -16,6 +16,7 @@
 #include "baseline.h"
 #include "calibrate.h"
 #include "cli.h"
+#include "config.h"
 #include "engine.h"
 #include "evidence.h"
 #include "load.h"
@@ -232,17 +233,19 @@ static char *find_srcroot(const gl_cli *cli) {
 
 /* Loads the built-in and --rules packs, applies the selection and compiles the enabled rules.
  * Every error of every rule file (loader and query alike) is printed; NULL when there was any. */
-static gl_ruleset *load_rules(const gl_cli *cli, gl_matcher **matcher_out) {
+static gl_ruleset *load_rules(const gl_cli *cli, const gl_config *cfg, gl_matcher **matcher_out) {
   gl_ruleset *set = gl_rules_new();
   gl_diag_list errs = {0};
   gl_rules_add_builtin(set, &errs);
   for (size_t i = 0; i < cli->rules_dirs.len; i++) gl_rules_add_dir(set, cli->rules_dirs.data[i], &errs);
   gl_rules_finish(set, &errs);
   gl_diag err = {0};
-  if (gl_rules_select(set, (const char *const *)cli->select.data, cli->has_select ? cli->select.len : 0,
+  if (gl_config_check_selectors(cfg, set, &errs) == 0 &&
+      gl_rules_select(set, (const char *const *)cli->select.data, cli->has_select ? cli->select.len : 0,
                       (const char *const *)cli->extend_select.data, cli->extend_select.len,
                       (const char *const *)cli->ignore.data, cli->ignore.len, &err) != 0)
     *gl_diag_list_add(&errs) = err;
+  gl_config_apply_severity(cfg, set);
   /* Rules that failed to load were left out; compile the rest so their errors show in the same run. */
   gl_matcher *matcher = gl_match_new(set, gl_parse_language(), &errs);
   if (errs.len) {
@@ -328,7 +331,8 @@ static int add_noqa(const gl_run *run) {
 }
 
 /* Lints, writes the report, and returns the exit status. */
-static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher *matcher) {
+static int cmd_check(const gl_cli *cli, const gl_config *cfg, bool no_default_excludes,
+                     const gl_ruleset *set, const gl_matcher *matcher) {
   double t0 = now_s();
   bool bad_evidence;
   gl_evidence *evidence = load_evidence(cli, &bad_evidence);
@@ -340,7 +344,7 @@ static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher 
     return EXIT_ERROR;
   }
   gl_walk_opts wopts = {(const char *const *)cli->excludes.data, cli->excludes.len,
-                        cli->respect_gitignore};
+                        cli->respect_gitignore, no_default_excludes};
   gl_walk_result walked = {0};
   if (cli->stdin_filename)
     gl_walk_stdin(cli->stdin_filename, &wopts, &walked);
@@ -357,6 +361,7 @@ static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher 
   gl_run run = {0};
   run.srcroot = find_srcroot(cli);
   gl_engine_run(walked.files.data, walked.files.len, set, matcher, &eopts, &run);
+  gl_config_filter_run(cfg, &run); /* per-file-ignores: as if those rules were off there */
   calibrate(&run, evidence, cli->quiet);
   if (cli->add_noqa) {
     if (!cli->quiet) print_notifications(&run);
@@ -405,7 +410,34 @@ static int cmd_check(const gl_cli *cli, const gl_ruleset *set, const gl_matcher 
   return status;
 }
 
-static int run_command(const gl_cli *cli) {
+/* The configuration file in effect: --config, else the nearest one from the current directory
+ * up, none with --isolated. On error prints one line and sets *failed. */
+static gl_config *load_config(const gl_cli *cli, bool *failed) {
+  gl_diag err = {0};
+  gl_config *cfg = NULL;
+  *failed = false;
+  if (cli->isolated) return NULL;
+  if (cli->config) *failed = (cfg = gl_config_load(cli->config, &err)) == NULL;
+  else *failed = gl_config_discover(NULL, &cfg, &err) != 0;
+  if (*failed) print_diag(&err);
+  return cfg;
+}
+
+/* --show-settings PATH: the resolved settings for PATH; argv parsed again is what the command
+ * line alone gave. */
+static int cmd_show_settings(const gl_cli *cli, const gl_config *cfg, const gl_ruleset *set,
+                             int argc, char **argv) {
+  gl_cli given;
+  gl_diag err = {0};
+  gl_cli_parse(&given, argc, argv, &err);
+  char *text = gl_config_show(cfg, &given, cli, set, cli->show_settings);
+  gl_cli_free(&given);
+  fputs(text, stdout); /* its values are already made safe for the terminal */
+  free(text);
+  return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_ERROR;
+}
+
+static int run_command(gl_cli *cli, int argc, char **argv) {
   if (cli->cmd == GL_CMD_HELP) {
     fputs(help_text, stdout);
     return EXIT_CLEAN;
@@ -414,18 +446,28 @@ static int run_command(const gl_cli *cli) {
     printf("gpulint %s\n", GL_VERSION);
     return EXIT_CLEAN;
   }
+  bool bad_config, no_default_excludes;
+  gl_config *cfg = load_config(cli, &bad_config);
+  if (bad_config) return EXIT_ERROR;
+  gl_config_apply(cfg, cli, &no_default_excludes);
   gl_matcher *matcher = NULL;
-  gl_ruleset *set = load_rules(cli, &matcher);
-  if (!set) return EXIT_ERROR;
+  gl_ruleset *set = load_rules(cli, cfg, &matcher);
+  if (!set) {
+    gl_config_free(cfg);
+    return EXIT_ERROR;
+  }
   int status;
-  if (cli->cmd == GL_CMD_RULE)
+  if (cli->cmd == GL_CMD_SHOW_SETTINGS)
+    status = cmd_show_settings(cli, cfg, set, argc, argv);
+  else if (cli->cmd == GL_CMD_RULE)
     status = cmd_rule(cli, set);
   else if (cli->cmd == GL_CMD_RULES)
     status = gl_report_rules(stdout, cli->format == GL_FORMAT_JSON, set) == 0 ? EXIT_CLEAN : EXIT_ERROR;
   else
-    status = cmd_check(cli, set, matcher);
+    status = cmd_check(cli, cfg, no_default_excludes, set, matcher);
   gl_match_free(matcher);
   gl_rules_free(set);
+  gl_config_free(cfg);
   return status;
 }
 
@@ -440,7 +482,7 @@ int main(int argc, char **argv) {
     free(safe);
     status = EXIT_ERROR;
   } else {
-    status = run_command(&cli);
+    status = run_command(&cli, argc, argv);
   }
   gl_cli_free(&cli);
   return status;

@@ -34,6 +34,7 @@ typedef gl_vec(char *) name_list;
 
 typedef struct walker {
   gl_vec(glob) globs;
+  bool no_defaults;   /* opts->no_default_excludes */
   bool use_git;
   gl_walk_result *out;
 } walker;
@@ -188,7 +189,8 @@ static bool read_names(walker *w, const char *disp, name_list *names) {
 
 static void enter_subdir(walker *w, const dir_ctx *dir, const char *name, const char *disp,
                          const char *rel) {
-  if (gl_walk_is_default_excluded(name) || user_excluded(w, name, rel, disp, true)) return;
+  if ((!w->no_defaults && gl_walk_is_default_excluded(name)) || user_excluded(w, name, rel, disp, true))
+    return;
   if (git_ignored(dir, name, true)) return;
   if (dir->depth + 1 > GL_WALK_MAX_DEPTH) {
     add_error(w, disp, "directory nesting deeper than 256 levels, not walked");
@@ -353,7 +355,8 @@ static bool way_excluded(const walker *w, const char *rel) {
   for (char *slash = strchr(prefix, '/'); slash && !excluded; slash = strchr(slash + 1, '/')) {
     *slash = '\0';
     const char *name = strrchr(prefix, '/') ? strrchr(prefix, '/') + 1 : prefix;
-    excluded = gl_walk_is_default_excluded(name) || user_excluded(w, name, prefix, prefix, true);
+    excluded = (!w->no_defaults && gl_walk_is_default_excluded(name)) ||
+               user_excluded(w, name, prefix, prefix, true);
     *slash = '/';
   }
   free(prefix);
@@ -435,6 +438,7 @@ static void sort_unique(gl_walk_result *r) {
 }
 
 static void init_globs(walker *w, const gl_walk_opts *opts) {
+  w->no_defaults = opts && opts->no_default_excludes;
   for (size_t i = 0; opts && i < opts->nexcludes; i++) {
     const char *s = opts->excludes[i];
     while (s[0] == '.' && s[1] == '/') s += 2;

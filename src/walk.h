@@ -18,6 +18,8 @@ typedef struct gl_walk_opts {
                                     a leading "./" is ignored, a trailing '/' = directories only */
   size_t nexcludes;
   bool respect_gitignore;        /* default true */
+  bool no_default_excludes;      /* the default excludes (gl_walk_is_default_excluded) are off:
+                                    a configuration's `exclude` replaced them */
 } gl_walk_opts;
 
 typedef struct gl_walk_file {
