@@ -62,6 +62,19 @@ static uint32_t byte_of(const gl_source *vsrc, uint32_t line, uint32_t col) {
   return (uint32_t)((size_t)(s - vsrc->bytes) + i);
 }
 
+/* A related region moves to the .ipynb; its message gets the cell view. */
+static void remap_related(const gl_notebook *nb, const gl_source *raw, gl_finding *f, uint8_t k) {
+  uint32_t cell = 0;
+  gl_region c = to_cell(nb, f->related[k], &cell);
+  size_t cap = strlen(f->related_msg[k]) + 64;
+  char *msg = gl_xmalloc(cap);
+  snprintf(msg, cap, "%s (cell %u, line %u, col %u)", f->related_msg[k], (unsigned)cell,
+           (unsigned)c.start_line, (unsigned)c.start_col_cp);
+  free(f->related_msg[k]);
+  f->related_msg[k] = msg;
+  f->related[k] = to_file(nb, raw, f->related[k]);
+}
+
 static void remap_note(const gl_notebook *nb, const gl_source *raw, const gl_source *vsrc,
                        gl_notification *n) {
   if (!n->line) return;
@@ -89,7 +102,7 @@ void gl_notebook_remap(const gl_notebook *nb, const gl_source *raw, const gl_sou
     f->line_hash = NULL;
     f->cell_region = to_cell(nb, f->region, &f->cell);
     f->region = to_file(nb, raw, f->region);
-    for (uint8_t k = 0; k < f->nrelated; k++) f->related[k] = to_file(nb, raw, f->related[k]);
+    for (uint8_t k = 0; k < f->nrelated; k++) remap_related(nb, raw, f, k);
     uint32_t line = f->region.start_line;
     if (line >= 1 && line <= nhashes) f->line_hash = gl_xstrdup(hashes[line - 1]);
   }

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "checks/bench_scan.h"
+#include "checks/magic.h"
 
 #define QNAME_CAP 256
 #define WORK_ROLES (GL_ROLE_GPU_WORK | GL_ROLE_DEVICE_RETURNING | GL_ROLE_ALLOC | GL_ROLE_H2D)
@@ -272,4 +273,5 @@ void gl_check_timeit_without_sync(const gl_check_ctx *ctx) {
   gl_vec_free(&calls);
   gl_vec_free(&asgs);
   gl_vec_free(&st.defs);
+  gl_check_magic_timers(ctx, "timeit"); /* notebooks: %timeit, %%timeit */
 }

@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "checks/magic.h"
 #include "checks/timer_scan.h"
 
 #define CALLEE_MAX 60
@@ -192,6 +193,7 @@ void gl_check_unsynchronized_timer(const gl_check_ctx *ctx) {
   check_pairs(ctx, &s, GL_TEV_WALL);
   check_withs(ctx, &s);
   gl_tscan_free(&s);
+  gl_check_magic_timers(ctx, "time"); /* notebooks: %time, %%time */
 }
 
 void gl_check_cpu_time_timer(const gl_check_ctx *ctx) {
