@@ -273,7 +273,8 @@ static gl_config *load_text(const char *path, const char *data, size_t len, bool
     cfg->path = gl_xstrdup(path);
     cfg->dir = dir_of(path);
     cfg->dir_display = display_dir(cfg->dir);
-    if (read_table(cfg, table, py ? "[tool.gpulint]" : path, err) != 0) {
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+    if (read_table(cfg, table, py ? "[tool.gpulint]" : base, err) != 0) {
       gl_config_free(cfg);
       cfg = NULL;
     }

@@ -7,6 +7,7 @@
  * Threads: main thread only; the compiled globs are read-only after loading. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -28,7 +29,7 @@ static void put(charbuf *b, const char *s) {
 /* Translates a glob as Ruff's per-file-ignores read it (globset defaults): '*' and '**' match any
  * run of characters, '/' included ("**\/" also none); '?' one character; [abc], [!abc], [a-z];
  * {a,b} alternatives; '\' escapes. Returns the regex, anchored at both ends. */
-static char *glob_to_regex(const char *g) {
+static char *glob_to_regex(const char *g, const char **why) {
   charbuf b = {0};
   put(&b, "\\A");
   int braces = 0;
@@ -44,13 +45,24 @@ static char *glob_to_regex(const char *g) {
         if (*p == '\\' || *p == '[') put(&b, "\\");
         gl_vec_push(&b, *p);
       }
-      if (p[1] == ']') { put(&b, "]"); p++; }
+      if (p[1] != ']') {
+        *why = "'[' without a closing ']'";
+        gl_vec_free(&b);
+        return NULL;
+      }
+      put(&b, "]");
+      p++;
     } else if (*p == '{') { put(&b, "(?:"); braces++; }
     else if (*p == '}' && braces) { put(&b, ")"); braces--; }
     else if (*p == ',' && braces) put(&b, "|");
     else if (*p == '\\' && p[1]) { put(&b, "\\Q"); gl_vec_push(&b, *++p); put(&b, "\\E"); }
     else if (strchr(".^$|()+{}\\]", *p)) { gl_vec_push(&b, '\\'); gl_vec_push(&b, *p); }
     else gl_vec_push(&b, *p);
+  }
+  if (braces) {
+    *why = "'{' without a closing '}'";
+    gl_vec_free(&b);
+    return NULL;
   }
   put(&b, "\\z");
   gl_vec_push(&b, '\0');
@@ -62,14 +74,16 @@ int gl_config__compile_glob(gl_cfg_pfi *pfi, const char *path, gl_diag *err) {
   pfi->negated = g[0] == '!';
   if (pfi->negated) g++;
   if (g[0] == '.' && g[1] == '/') g += 2;
-  char *re = glob_to_regex(g);
+  const char *bad = g[0] ? NULL : "empty pattern";
+  char *re = bad ? NULL : glob_to_regex(g, &bad);
   int code = 0;
   PCRE2_SIZE off = 0;
-  pfi->re = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, PCRE2_DOTALL, &code, &off, NULL);
+  if (re) pfi->re = pcre2_compile((PCRE2_SPTR)re, PCRE2_ZERO_TERMINATED, PCRE2_DOTALL, &code, &off, NULL);
   free(re);
-  if (!pfi->re || !g[0]) {
-    PCRE2_UCHAR why[160] = "empty pattern";
-    if (!pfi->re) pcre2_get_error_message(code, why, sizeof(why));
+  if (!pfi->re) {
+    PCRE2_UCHAR why[160] = "";
+    if (bad) snprintf((char *)why, sizeof(why), "%s", bad);
+    else pcre2_get_error_message(code, why, sizeof(why));
     gl_diag_set(err, path, pfi->glob.line, pfi->glob.col, "invalid per-file-ignores glob '%.200s': %s",
                 pfi->glob.s, (const char *)why);
     return GL_EINVAL;
@@ -183,6 +197,8 @@ static int check_list(const gl_config *cfg, const gl_cfg_strs *v, const gl_rules
     bool any = false;
     for (size_t r = 0; r < set->rules.len && !any; r++)
       any = gl_rules_selector_matches(set->rules.data[r], v->data[i].s);
+    for (size_t p = 0; p < set->packs.len && !any; p++)
+      any = strcmp(set->packs.data[p]->name, v->data[i].s) == 0; /* a pack without rules */
     if (any) continue;
     gl_diag_set(gl_diag_list_add(errs), cfg->path, v->data[i].line, v->data[i].col,
                 "unknown rule selector '%.200s' (see gpulint rules)", v->data[i].s);
