@@ -144,7 +144,7 @@ EDGE = (b"\xef\xbb\xbfimport cuspatial\r\n"
 
 
 def copy_inputs(repo, dst):
-    """Copies the fixtures, examples and CLI inputs under dst and writes EDGE; returns the files
+    """Copies the fixtures, examples, notebooks and CLI inputs under dst and writes EDGE; returns the files
     to lint through --stdin-filename too."""
     os.mkdir(os.path.join(dst, "generated"))
     edge = os.path.join(dst, "generated", "edge.py")
@@ -152,7 +152,10 @@ def copy_inputs(repo, dst):
         f.write(EDGE)
     shutil.copytree(os.path.join(repo, "tests", "rules", "fixtures"), os.path.join(dst, "fixtures"))
     shutil.copytree(os.path.join(repo, "examples"), os.path.join(dst, "examples"))
-    cli_files = [edge]
+    # notebooks: the hash is of the .ipynb's json line, as GitHub hashes the file it shows
+    notebooks = os.path.join(dst, "notebooks")
+    shutil.copytree(os.path.join(repo, "tests", "fixtures", "notebooks"), notebooks)
+    cli_files = [edge] + [os.path.join(notebooks, f) for f in sorted(os.listdir(notebooks))]
     cli = os.path.join(repo, "tests", "cli")
     for case in sorted(os.listdir(cli)):
         src = os.path.join(cli, case, "input")

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # validate.sh GPULINT REPO: runs gpulint --format sarif over the bundled examples and the rule
-# fixtures (many files, findings, suppressions, a syntax-error notification), once as is and once
-# calibrated with --evidence (the H200-like fixture and the calibration test pack: ranks, result
+# fixtures (many files, findings, suppressions, a syntax-error notification, notebooks), once as
+# is and once calibrated with --evidence (the H200-like fixture and the calibration test pack: ranks, result
 # properties, run properties.evidence), and once with --baseline of the first log after editing
 # the input (baselineState new / unchanged, and absent results copied from the baseline), then
 # validates each log with the SARIF multitool (errors AND warnings of rule kinds Sarif and Gh count) and with the
@@ -16,6 +16,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # Input: a copy of the examples and fixtures plus a file with a syntax error and a noqa.
 mkdir -p "$tmp/src"
 cp -r "$repo/examples" "$repo/tests/rules/fixtures" "$tmp/src/"
+# notebooks: results point into the .ipynb json text (UTF-16 columns, json-line hashes)
+cp -r "$repo/tests/fixtures/notebooks" "$tmp/src/"
 printf 'import cuspatial  # noqa: GPU102\nimport cuxfilter\ndef broken(:\n    pass\n' >"$tmp/src/mixed.py"
 printf 'import torch\nfor x in xs:\n    s += x.sum().item()\ny = torch.zeros(2, dtype=torch.float64)\n' >"$tmp/src/calib.py"
 evidence=$repo/tests/fixtures/evidence
