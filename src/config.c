@@ -230,7 +230,9 @@ static int read_table(gl_config *cfg, const gl_toml_value *table, const char *wh
     for (int j = 0; j < GL_CFG_NKEYS; j++)
       if (strcmp(v->key, key_names[j]) == 0) k = (gl_cfg_key)j;
     if (k == GL_CFG_NKEYS) {
-      gl_diag_set(err, cfg->path, v->line, v->col, "unknown key '%.100s' in %s", v->key, where);
+      bool tool = strcmp(v->key, "tool") == 0 && where[0] != '[';
+      gl_diag_set(err, cfg->path, v->line, v->col, "unknown key '%.100s' in %s%s", v->key, where,
+                  tool ? " (its keys go at top level; [tool.gpulint] is for a pyproject.toml)" : "");
       return GL_EINVAL;
     }
     cfg->set[k] = true;
@@ -262,23 +264,30 @@ static const gl_toml_value *tool_table(const gl_toml_value *root, const char *pa
  * [tool.gpulint] does not). Returns the config, or NULL (error when err->msg is set). */
 static gl_config *load_text(const char *path, const char *data, size_t len, bool *found, gl_diag *err) {
   *found = false;
-  gl_toml_value *root = gl_toml_parse(path, data, len, err);
-  if (!root) return NULL;
+  char *dir = dir_of(path);
+  char *dir_display = display_dir(dir);
+  /* a discovered file (absolute) is shown the way paths in its directory are */
+  const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+  char *shown = path[0] == '/' ? gl_xasprintf("%s%s", dir_display, name) : gl_xstrdup(path);
+  gl_toml_value *root = gl_toml_parse(shown, data, len, err);
   bool py = is_pyproject(path);
-  const gl_toml_value *table = py ? tool_table(root, path, err) : root;
+  const gl_toml_value *table = !root ? NULL : py ? tool_table(root, shown, err) : root;
   gl_config *cfg = NULL;
   if (table) {
     *found = true;
     cfg = gl_xcalloc(1, sizeof(*cfg));
-    cfg->path = gl_xstrdup(path);
-    cfg->dir = dir_of(path);
-    cfg->dir_display = display_dir(cfg->dir);
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
-    if (read_table(cfg, table, py ? "[tool.gpulint]" : base, err) != 0) {
+    cfg->dir = dir;
+    cfg->dir_display = dir_display;
+    cfg->path = shown;
+    dir = dir_display = shown = NULL;
+    if (read_table(cfg, table, py ? "[tool.gpulint]" : name, err) != 0) {
       gl_config_free(cfg);
       cfg = NULL;
     }
   }
+  free(dir);
+  free(dir_display);
+  free(shown);
   gl_toml_free(root);
   return cfg;
 }
