@@ -42,8 +42,9 @@ def uses(job, action):
 
 def check_build(job):
     script = step_named(job, "Build gpulint")["run"]
-    for pkg in ("cmake", "gcc", "pkg-config", "libcjson-dev", "libpcre2-dev", "libgit2-dev"):
-        if not re.search(r"apt-get install [^\n]*\b%s\b" % re.escape(pkg), script):
+    for pkg in ("cmake", "gcc", "g++", "pkg-config", "libcjson-dev", "libpcre2-dev", "libgit2-dev",
+                "libtomlplusplus-dev"):
+        if not re.search(r"apt-get install [^\n]*(?<![\w+-])%s(?![\w+-])" % re.escape(pkg), script):
             fail("the build step does not apt-get install %s" % pkg)
     for needed in ("cmake -S", "cmake --build", "cmake --install", "-DGL_TESTS=OFF"):
         if needed not in script:
