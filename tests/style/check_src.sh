@@ -10,13 +10,13 @@ complain() { echo "$1"; fail=1; }
 
 banned='\b(strtok|strerror|localtime|gmtime|setlocale|sprintf|cJSON_GetErrorPtr)[[:space:]]*\('
 while IFS= read -r hit; do complain "banned function: $hit"; done < <(
-  grep -nE "$banned" src/*.c src/*.h src/*/*.c src/*/*.h 2>/dev/null | grep -vE 'snprintf|vsnprintf|strerror_r')
+  grep -nE "$banned" src/*.c src/*.cpp src/*.h src/*/*.c src/*/*.h 2>/dev/null | grep -vE 'snprintf|vsnprintf|strerror_r')
 while IFS= read -r hit; do complain "pcre2posix.h is banned: $hit"; done < <(grep -n 'pcre2posix.h' -r src)
 
 while IFS= read -r hit; do complain "printing outside main.c and src/report/: $hit"; done < <(
-  grep -nE '\b(printf|fprintf|puts|fputs|perror)[[:space:]]*\(' src/*.c src/checks/*.c 2>/dev/null | grep -v '^src/main.c:')
+  grep -nE '\b(printf|fprintf|puts|fputs|perror)[[:space:]]*\(' src/*.c src/*.cpp src/checks/*.c 2>/dev/null | grep -v '^src/main.c:')
 
-for f in src/*.c src/*.h src/*/*.c src/*/*.h; do
+for f in src/*.c src/*.cpp src/*.h src/*/*.c src/*/*.h; do
   [ -f "$f" ] || continue
   head -1 "$f" | grep -q "^/\* $(basename "$f"): " || complain "$f: first line must be '/* $(basename "$f"): what it owns'"
   n=$(wc -l < "$f")
