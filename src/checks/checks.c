@@ -6,12 +6,14 @@
  * Threads: the table is static const; gl_check_report writes only ctx->out. */
 #include "checks/checks.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "checks/bench.h"
 #include "checks/noqa.h"
 #include "checks/timer.h"
 #include "match.h"
+#include "notebook.h"
 
 /* Sorted by name. The last row is a sentinel so the table may be empty. */
 static const gl_check checks[] = {
@@ -57,4 +59,14 @@ void gl_check_report_related(const gl_check_ctx *ctx, TSNode node, const char *m
                                               ts_node_end_byte(rel_node[i]));
     f->related_msg[f->nrelated++] = gl_xstrdup(rel_msg[i]);
   }
+}
+
+void gl_check_line_label(const gl_check_ctx *ctx, uint32_t byte, char *buf, size_t cap) {
+  const gl_notebook *nb = ctx->src->notebook;
+  if (nb) {
+    gl_nb_line l = gl_notebook_cell_of(nb, byte);
+    snprintf(buf, cap, "cell %u, line %u", (unsigned)l.cell, (unsigned)l.cell_line);
+    return;
+  }
+  snprintf(buf, cap, "line %u", (unsigned)gl_load_position(ctx->src, byte).line);
 }

@@ -46,4 +46,8 @@ void gl_check_report(const gl_check_ctx *ctx, TSNode node, const char *message);
 void gl_check_report_related(const gl_check_ctx *ctx, TSNode node, const char *message,
                              const TSNode rel_node[], const char *const rel_msg[], size_t n);
 
+/* Writes where byte sits as a reader of the source sees it: "line 12", or in a notebook's virtual
+ * source "cell 3, line 2" (messages that name another line of the file). */
+void gl_check_line_label(const gl_check_ctx *ctx, uint32_t byte, char *buf, size_t cap);
+
 #endif

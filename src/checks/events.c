@@ -181,13 +181,13 @@ static void check_read(evstate *st, TSNode read, TSNode end) {
   const gl_source *src = st->ctx->src;
   uint32_t e0 = ts_node_start_byte(end), e1 = ts_node_end_byte(end);
   int len = (int)(e1 - e0 > 60 ? 60 : e1 - e0);
-  char msg[512];
+  char where[48], msg[512];
+  gl_check_line_label(st->ctx, ts_node_start_byte(rec), where, sizeof where);
   snprintf(msg, sizeof msg,
-           "the elapsed time is read before `%.*s` has completed: recording it (line %u) only "
+           "the elapsed time is read before `%.*s` has completed: recording it (%s) only "
            "queues the event; call `%.*s.synchronize()` (or `torch.cuda.synchronize()` / "
            "`cp.cuda.Device().synchronize()`) before reading it",
-           len, src->bytes + e0,
-           (unsigned)gl_load_position(src, ts_node_start_byte(rec)).line, len, src->bytes + e0);
+           len, src->bytes + e0, where, len, src->bytes + e0);
   const char *rel_msg[1] = {"the end event is recorded here"};
   gl_check_report_related(st->ctx, read, msg, &rec, rel_msg, 1);
 }

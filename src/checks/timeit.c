@@ -187,12 +187,12 @@ static void check_stmt(const tstate *st, TSNode at, TSNode stmt) {
   int len = (int)(b - a > 60 ? 60 : b - a);
   const char *nl = memchr(src->bytes + a, '\n', (size_t)len);
   if (nl) len = (int)(nl - (src->bytes + a));
-  char msg[640];
+  char where[48], msg[640];
+  gl_check_line_label(st->ctx, a, where, sizeof where);
   snprintf(msg, sizeof msg,
-           "timeit times GPU work that nothing waits for (`%.*s`, line %u), so each run measures "
+           "timeit times GPU work that nothing waits for (`%.*s`, %s), so each run measures "
            "the launch, not the work; %s",
-           len, src->bytes + a, (unsigned)gl_load_position(src, a).line,
-           fix_for(f.lib ? f.lib : st->file_lib));
+           len, src->bytes + a, where, fix_for(f.lib ? f.lib : st->file_lib));
   const char *rel_msg[1] = {"the last GPU work of the timed code, not synchronized"};
   gl_check_report_related(st->ctx, at, msg, &f.work, rel_msg, 1);
 }
