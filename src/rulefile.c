@@ -12,14 +12,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { S_WHAT, S_WHY, S_EXAMPLE, S_USE, S_REFS, S_PATTERN, S_COUNT };
+enum { S_WHAT, S_WHY, S_EXAMPLE, S_USE, S_OPTS, S_REFS, S_PATTERN, S_COUNT };
 
 static const struct {
   const char *title;
   bool required; /* Pattern: required unless the metadata names a "check" */
 } sections[S_COUNT] = {
     {"What it does", true}, {"Why is this bad?", true}, {"Example", true},
-    {"Use instead", true},  {"References", false},      {"Pattern", true},
+    {"Use instead", true},  {"Options", false},         {"References", false},
+    {"Pattern", true},
 };
 
 bool gl_rules__is_kebab(const char *s, size_t len) {
@@ -174,6 +175,46 @@ static int check_missing(const gl_mdfile *md, const layout *lay, const gl_rule *
   if (meta_ok && r->check && lay->at[S_PATTERN]) {
     gl_rules__err(errs, md->path, lay->at[S_PATTERN], 1,
                   "rule has both a \"check\" and a '## Pattern' section");
+    n++;
+  }
+  return n;
+}
+
+/* True when lines [first, last] hold `name` (in backquotes) outside fenced blocks. */
+static bool mentions(const gl_mdfile *md, uint32_t first, uint32_t last, const char *name) {
+  size_t n = strlen(name);
+  for (uint32_t line = first; line <= last; line++) {
+    const gl_mdline *l = gl_rules__line(md, line);
+    if (md->in_block.data[line - 1]) continue;
+    for (size_t i = 0; i + n + 2 <= l->len; i++)
+      if (l->text[i] == '`' && memcmp(l->text + i + 1, name, n) == 0 && l->text[i + n + 1] == '`')
+        return true;
+  }
+  return false;
+}
+
+/* '## Options' exactly when the metadata declares options, naming each of them in backquotes. */
+static int check_options_doc(const gl_mdfile *md, const layout *lay, const gl_rule *r, bool meta_ok,
+                             gl_diag_list *errs) {
+  if (!meta_ok) return 0;
+  uint32_t at = lay->at[S_OPTS];
+  if (at && !r->options.len) {
+    gl_rules__err(errs, md->path, at, 1, "section '## Options' but the metadata declares no \"options\"");
+    return 1;
+  }
+  if (!r->options.len) return 0;
+  if (!at) {
+    uint32_t line = lay->at[S_REFS]      ? lay->at[S_REFS]
+                    : lay->at[S_PATTERN] ? lay->at[S_PATTERN]
+                    : md->lines.len      ? (uint32_t)md->lines.len : 1;
+    gl_rules__err(errs, md->path, line, 1, "missing section '## Options' (the metadata declares options)");
+    return 1;
+  }
+  int n = 0;
+  for (size_t i = 0; i < r->options.len; i++) {
+    if (mentions(md, at + 1, lay->end[S_OPTS], r->options.data[i].name)) continue;
+    gl_rules__err(errs, md->path, at, 1, "section '## Options' does not name option `%s`",
+                  r->options.data[i].name);
     n++;
   }
   return n;
@@ -350,6 +391,7 @@ int gl_rules__parse_rule(const gl_rule_file *f, const char *id_from_name, gl_rul
   layout lay;
   n += scan_sections(&md, meta ? meta->close_line + 1 : 2, meta != NULL, &lay, errs);
   n += check_missing(&md, &lay, r, !meta_errs, errs);
+  n += check_options_doc(&md, &lay, r, !meta_errs, errs);
   n += code_blocks(&md, &lay, S_EXAMPLE, r, errs);
   n += code_blocks(&md, &lay, S_USE, r, errs);
   n += query_block(&md, &lay, r, !meta_errs, errs);
@@ -410,6 +452,7 @@ void gl_rules__rule_clear(gl_rule *r) {
   gl_vec_free(&r->examples);
   gl_vec_free(&r->use_instead);
   gl_evidence_binding_free(r->evidence);
+  gl_rules__options_clear(r);
   memset(r, 0, sizeof(*r));
 }
 

@@ -75,6 +75,27 @@ const gl_mdblock *gl_rules__md_meta_block(const gl_mdfile *md, gl_diag_list *err
  * Returns the number of errors added. */
 int gl_rules__meta_rule(const gl_mdfile *md, const gl_mdblock *b, gl_rule *r, gl_diag_list *errs);
 
+/* A metadata block's text (lines joined with "\n") and where it sits, for errors of ruleopts.c. */
+typedef struct gl_rules__metaloc {
+  const char *path;
+  const char *text;
+  size_t len;
+  uint32_t first_line;   /* rule-file line of the text's first byte */
+} gl_rules__metaloc;
+
+struct cJSON;
+
+/* Validates the `options` object of a rule's metadata (its '{' at offset obj_off of loc->text)
+ * and appends each option to r->options: a kebab-case name mapping to an object with "type"
+ * ("string-list"), "default" (a value of that type) and "description" (a non-empty line), no
+ * other key. Returns the number of errors added (at the offending key or value). The cJSON item
+ * is borrowed and not kept. */
+int gl_rules__meta_options(const gl_rules__metaloc *loc, size_t obj_off, const struct cJSON *obj,
+                           gl_rule *r, gl_diag_list *errs);
+
+/* Frees r->options and what they own. */
+void gl_rules__options_clear(gl_rule *r);
+
 /* Parses and validates the pack README block into p (name, prefix, default, triggers); the name
  * must equal folder, the pack folder's name. Returns the number of errors added. */
 int gl_rules__meta_pack(const gl_mdfile *md, const gl_mdblock *b, const char *folder, gl_pack *p,

@@ -2,7 +2,8 @@
  * Owns: parsing a block with cJSON (position of a syntax error from the parse end, mapped back to
  *       line:col of the rule file), the allowed keys, their types and values, and copying them into
  *       gl_rule / gl_pack, including a rule's `evidence` binding (metric, thresholds in order,
- *       cost template placeholders, repeat). A cJSON tree never leaves a function of this file.
+ *       cost template placeholders, repeat). A cJSON tree never leaves a function of this file
+ *       (the `options` object is lent to ruleopts.c for the call).
  * Not: the Markdown around the block (rulefile.c), cross-file checks (rules.c).
  * Threads: stateless. */
 #include "rulefile.h"
@@ -43,6 +44,7 @@ static const key_spec rule_keys[] = {
     {"check", K_STRING, false},    /* built-in check instead of a query */
     {"default", K_BOOL, false},    /* false: off unless selected (lower-precision variants) */
     {"evidence", K_OBJECT, false}, /* binding to a metric of the probe's evidence file */
+    {"options", K_OBJECT, false},  /* settings a configuration file may give (ruleopts.c) */
 };
 
 static const key_spec pack_keys[] = {
@@ -375,6 +377,8 @@ int gl_rules__meta_rule(const gl_mdfile *md, const gl_mdblock *b, gl_rule *r, gl
     check_keys(&c, root, rule_keys, sizeof(rule_keys) / sizeof(rule_keys[0]), found);
     rule_values(&c, found, r);
     if (found[6]) r->evidence = evidence_binding(&c, found[6]);
+    gl_rules__metaloc loc = {md->path, c.text, c.len, b->first_line};
+    if (found[7]) c.nerr += gl_rules__meta_options(&loc, value_offset(&c, "options"), found[7], r, errs);
     cJSON_Delete(root);
   }
   free(c.text);

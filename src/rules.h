@@ -51,6 +51,24 @@ typedef struct gl_evidence_binding {
   uint32_t repeat;       /* iterations {total} stands for; 0 when absent */
 } gl_evidence_binding;
 
+/* An option a rule declares in its metadata (`"options"`), set in a configuration file's
+ * [rule-options.<rule>] table. Only string lists exist so far. */
+typedef enum gl_option_type {
+  GL_OPT_STRING_LIST,
+} gl_option_type;
+
+typedef struct gl_rule_option {
+  char *name;            /* kebab-case: "extra-timers" */
+  gl_option_type type;
+  char *description;     /* one line */
+  char **defaults;       /* the metadata's default, owned */
+  size_t ndefaults;
+  char **values;         /* in effect, owned: NULL means the defaults; set (with origin) by
+                            gl_rule_option_set before linting */
+  size_t nvalues;
+  char *origin;          /* owned: where values came from ("gpulint.toml:4:1"), NULL = default */
+} gl_rule_option;
+
 typedef struct gl_rule {
   char *id;              /* "GPU101" */
   char *name;            /* "warp-sim-removed" */
@@ -72,6 +90,7 @@ typedef struct gl_rule {
   bool default_on;       /* json "default" (true when absent): on when its pack is on */
   bool enabled;          /* after selection */
   gl_evidence_binding *evidence; /* owned; NULL when the rule binds no metric */
+  gl_vec(gl_rule_option) options; /* declared in the metadata, in file order */
 } gl_rule;
 
 typedef struct gl_ruleset {
@@ -124,6 +143,25 @@ const gl_rule *gl_rules_find(const gl_ruleset *set, const char *id_or_name);
 bool gl_rules_selector_matches(const gl_rule *rule, const char *sel);
 
 void gl_rules_free(gl_ruleset *set);
+
+/* The option of rule called name, or NULL. */
+const gl_rule_option *gl_rule_option_find(const gl_rule *rule, const char *name);
+
+/* The values in effect of a string-list option: its set values, else its defaults. *n gets the
+ * count; an undeclared option (or rule NULL) has none. Borrowed from the rule. */
+const char *const *gl_rule_option_strings(const gl_rule *rule, const char *name, size_t *n);
+
+/* True when the string-list option name of rule holds value (exact, case-sensitive). */
+bool gl_rule_option_has(const gl_rule *rule, const char *name, const char *value);
+
+/* Sets the values of opt (copies of values[0..n)) and where they came from (copied; NULL = the
+ * defaults); replaces earlier ones. Main thread, before linting. */
+void gl_rule_option_set(gl_rule_option *opt, const char *const *values, size_t n,
+                        const char *origin);
+
+/* "string-list" for a type; gl_option_type_parse returns -1 for an unknown name. */
+const char *gl_option_type_name(gl_option_type type);
+int gl_option_type_parse(const char *s);
 
 /* Frees a binding and what it owns; NULL does nothing. */
 void gl_evidence_binding_free(gl_evidence_binding *b);
