@@ -59,7 +59,7 @@ void gl_check_magic_timers(const gl_check_ctx *ctx, const char *name) {
   while (i < nb->magics.len && !wanted(&nb->magics.data[i], name)) i++;
   if (i == nb->magics.len) return;
   gl_tscan s;
-  gl_tscan_build(&s, ctx->src, ctx->tree, ctx->model);
+  gl_tscan_build(&s, ctx->src, ctx->tree, ctx->model, ctx->rule);
   for (; i < nb->magics.len; i++) {
     const gl_nb_magic *m = &nb->magics.data[i];
     if (!wanted(m, name)) continue;

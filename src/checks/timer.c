@@ -189,7 +189,7 @@ static void check_withs(const gl_check_ctx *ctx, const gl_tscan *s) {
 
 void gl_check_unsynchronized_timer(const gl_check_ctx *ctx) {
   gl_tscan s;
-  gl_tscan_build(&s, ctx->src, ctx->tree, ctx->model);
+  gl_tscan_build(&s, ctx->src, ctx->tree, ctx->model, ctx->rule);
   check_pairs(ctx, &s, GL_TEV_WALL);
   check_withs(ctx, &s);
   gl_tscan_free(&s);
@@ -198,7 +198,7 @@ void gl_check_unsynchronized_timer(const gl_check_ctx *ctx) {
 
 void gl_check_cpu_time_timer(const gl_check_ctx *ctx) {
   gl_tscan s;
-  gl_tscan_build(&s, ctx->src, ctx->tree, ctx->model);
+  gl_tscan_build(&s, ctx->src, ctx->tree, ctx->model, ctx->rule);
   check_pairs(ctx, &s, GL_TEV_CPU);
   gl_tscan_free(&s);
 }

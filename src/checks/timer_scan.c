@@ -99,6 +99,20 @@ static uint8_t clock_kind(const gl_tscan *s, TSNode call) {
   return 0;
 }
 
+/* A call of a clock the rule's options name (`extra-timers`, `extra-cpu-timers`), else 0. */
+static uint8_t extra_clock_kind(const gl_tscan *s, TSNode call) {
+  size_t nwall = 0, ncpu = 0;
+  gl_rule_option_strings(s->rule, "extra-timers", &nwall);
+  gl_rule_option_strings(s->rule, "extra-cpu-timers", &ncpu);
+  if (!nwall && !ncpu) return 0;
+  char q[QNAME_CAP];
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (ts_node_is_null(fn) || !gl_model_resolve(s->model, fn, q, sizeof q)) return 0;
+  if (gl_rule_option_has(s->rule, "extra-timers", q)) return GL_TEV_WALL;
+  if (gl_rule_option_has(s->rule, "extra-cpu-timers", q)) return GL_TEV_CPU;
+  return 0;
+}
+
 /* A call that returns device data from a GPU library function (`torch.matmul(a, b)`) or a
  * method of a device value (`t.sum()`): models such as torch.json give these a device result
  * but no gpu-work role. A function of the file returning device data is not counted. */
@@ -120,6 +134,8 @@ static uint8_t classify(const gl_tscan *s, TSNode n) {
   if (roles & (GL_ROLE_SYNC | GL_ROLE_D2H)) return GL_TEV_SYNC;
   if (strcmp(t, "call") == 0) {
     if (roles & GL_ROLE_TIMER) return clock_kind(s, n);
+    uint8_t extra = extra_clock_kind(s, n);
+    if (extra) return extra;
     if ((roles & work) || library_device_call(s, n)) return GL_TEV_WORK;
     return is(ts_node_child_by_field_name(n, "function", 8), "identifier") ? GL_TEV_LOCAL : 0;
   }
@@ -343,10 +359,12 @@ static void link_local_syncs(gl_tscan *s) {
   free(syncs);
 }
 
-void gl_tscan_build(gl_tscan *s, const gl_source *src, const TSTree *tree, const gl_model *model) {
+void gl_tscan_build(gl_tscan *s, const gl_source *src, const TSTree *tree, const gl_model *model,
+                    const gl_rule *rule) {
   memset(s, 0, sizeof *s);
   s->src = src;
   s->model = model;
+  s->rule = rule;
   gl_vec_push(&s->fns, ((gl_tfn){.parent = -1, .cls = -1}));
   if (!model || !tree) return;
   walk(s, tree);

@@ -15,6 +15,7 @@
 
 #include "load.h"
 #include "model.h"
+#include "rules.h"
 #include "vec.h"
 
 /* What an event is (bits). */
@@ -23,8 +24,10 @@ enum {
                                    subscript whose value is device data */
   GL_TEV_SYNC = 1u << 1,        /* sync or d2h role, or a call of a function of this file that
                                    synchronizes */
-  GL_TEV_WALL = 1u << 2,        /* a wall-clock read (perf_counter, time, monotonic, ...) */
-  GL_TEV_CPU = 1u << 3,         /* a CPU-time read (process_time, thread_time) */
+  GL_TEV_WALL = 1u << 2,        /* a wall-clock read (perf_counter, time, monotonic, ...), or a
+                                   call of a name the rule's `extra-timers` option lists */
+  GL_TEV_CPU = 1u << 3,         /* a CPU-time read (process_time, thread_time), or a name of
+                                   the rule's `extra-cpu-timers` option */
 };
 
 /* GPU libraries, for the fix a message names. */
@@ -87,6 +90,7 @@ typedef struct gl_twith {
 typedef struct gl_tscan {
   const gl_source *src;
   const gl_model *model;
+  const gl_rule *rule;          /* whose clock options apply, or NULL */
   gl_vec(gl_tevent) events;     /* in pre-order (start-byte order) */
   gl_vec(gl_tfn) fns;
   gl_vec(gl_tspan) conds;       /* if / elif / else / except / case bodies */
@@ -99,8 +103,12 @@ typedef struct gl_tscan {
 } gl_tscan;
 
 /* Indexes tree (all borrowed; model may be NULL: then no event has roles and nothing is found).
+ * rule (may be NULL) is the rule the index is built for: a call whose callee resolves to a
+ * qualified name listed in its string-list option `extra-timers` is a wall-clock read, in
+ * `extra-cpu-timers` a CPU-time read (each timing rule reads its own options).
  * gl_tscan_free releases the vectors only. */
-void gl_tscan_build(gl_tscan *s, const gl_source *src, const TSTree *tree, const gl_model *model);
+void gl_tscan_build(gl_tscan *s, const gl_source *src, const TSTree *tree, const gl_model *model,
+                    const gl_rule *rule);
 void gl_tscan_free(gl_tscan *s);
 
 /* The region from byte `from` (exclusive: events that start at or after it and whose value

@@ -55,7 +55,7 @@ static fx *build(const gl_libmodels *lm, const char *code) {
   f->tree = gl_parse_source(p, &f->src, &err);
   gl_parse_free(p);
   f->m = gl_model_build(&f->src, f->tree, lm);
-  gl_tscan_build(&f->s, &f->src, f->tree, f->m);
+  gl_tscan_build(&f->s, &f->src, f->tree, f->m, NULL);
   return f;
 }
 
@@ -189,7 +189,7 @@ static void test_without_model(void **state) {
   fx *f = calloc(1, sizeof *f);
   const char *code = "import time\nt0 = time.time()\n";
   gl_load_buffer(&f->src, "t.py", code, strlen(code));
-  gl_tscan_build(&f->s, &f->src, NULL, NULL);
+  gl_tscan_build(&f->s, &f->src, NULL, NULL, NULL);
   assert_int_equal(f->s.events.len, 0);
   assert_int_equal(f->s.fns.len, 1);                               /* the module */
   assert_int_equal(gl_tscan_region(&f->s, 0, 100, 0, 0, false), -1);
