@@ -1,7 +1,7 @@
 /* config.c: finds, reads and validates gpulint's configuration file (see config.h).
  * Owns: discovery from the current directory upward, reading the file (regular, at most 1 MiB),
  *       the key table of [tool.gpulint] with each key's expected type, and paths relative to the
- *       file's directory.
+ *       file's directory. The rule-options table is read by config_ropts.c.
  * Not: TOML syntax (toml_read.cpp), merging with the command line and globs (config_apply.c),
  *      the --show-settings text (config_show.c).
  * Threads: main thread only. */
@@ -23,6 +23,7 @@
 static const char *const key_names[GL_CFG_NKEYS] = {
     "select", "extend-select", "ignore", "per-file-ignores", "severity", "exclude",
     "extend-exclude", "respect-gitignore", "rules", "evidence", "fail-on", "output-format",
+    "rule-options",
 };
 
 const char *gl_cfg_key_name(gl_cfg_key key) { return key < GL_CFG_NKEYS ? key_names[key] : ""; }
@@ -30,6 +31,9 @@ const char *gl_cfg_key_name(gl_cfg_key key) { return key < GL_CFG_NKEYS ? key_na
 /* Defined in config_apply.c: compiles a per-file-ignores glob, or fills err. */
 int gl_config__compile_glob(gl_cfg_pfi *pfi, const char *path, gl_diag *err);
 void gl_config__free_glob(gl_cfg_pfi *pfi);
+/* Defined in config_ropts.c: reads the rule-options table, or fills err. */
+int gl_config__read_rule_options(gl_config *cfg, const gl_toml_value *v, gl_diag *err);
+void gl_config__free_rule_options(gl_config *cfg);
 
 /* ---- reading the file ------------------------------------------------------------------------ */
 
@@ -200,6 +204,7 @@ static int read_key(gl_config *cfg, gl_cfg_key k, const gl_toml_value *v, gl_dia
     case GL_CFG_RULES: return read_paths(cfg, v, v->key, &cfg->rules, err);
     case GL_CFG_PER_FILE_IGNORES: return read_pfi(cfg, v, err);
     case GL_CFG_SEVERITY: return read_severity(cfg, v, err);
+    case GL_CFG_RULE_OPTIONS: return gl_config__read_rule_options(cfg, v, err);
     case GL_CFG_FAIL_ON: return read_level(cfg, v, v->key, &cfg->fail_on, err);
     case GL_CFG_RESPECT_GITIGNORE:
       if (v->kind != GL_TOML_BOOL) return type_error(cfg, v, v->key, "a boolean", err);
@@ -371,6 +376,7 @@ void gl_config_free(gl_config *cfg) {
   gl_vec_free(&cfg->per_file_ignores);
   for (size_t i = 0; i < cfg->severity.len; i++) free(cfg->severity.data[i].sel.s);
   gl_vec_free(&cfg->severity);
+  gl_config__free_rule_options(cfg);
   free(cfg->evidence);
   free(cfg->path);
   free(cfg->dir);

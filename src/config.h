@@ -3,8 +3,8 @@
  *       gpulint.toml, or a pyproject.toml with a [tool.gpulint] table, wins; gpulint.toml first
  *       when one directory holds both), reading and validating it (unknown keys and wrong types
  *       are errors at the key's file:line:col), paths relative to the file's directory, merging it
- *       under the command line (config_apply.c), per-file-ignores, severity overrides, and the
- *       `--show-settings` text (config_show.c).
+ *       under the command line (config_apply.c), per-file-ignores, severity overrides, the
+ *       rule-options table (config_ropts.c), and the `--show-settings` text (config_show.c).
  * Not: parsing TOML (toml_read.cpp), printing, acting on the options.
  * Threads: loaded once in the main thread, then read-only. */
 #ifndef GL_CONFIG_H
@@ -22,7 +22,7 @@
 typedef enum gl_cfg_key {
   GL_CFG_SELECT, GL_CFG_EXTEND_SELECT, GL_CFG_IGNORE, GL_CFG_PER_FILE_IGNORES, GL_CFG_SEVERITY,
   GL_CFG_EXCLUDE, GL_CFG_EXTEND_EXCLUDE, GL_CFG_RESPECT_GITIGNORE, GL_CFG_RULES, GL_CFG_EVIDENCE,
-  GL_CFG_FAIL_ON, GL_CFG_OUTPUT_FORMAT, GL_CFG_NKEYS
+  GL_CFG_FAIL_ON, GL_CFG_OUTPUT_FORMAT, GL_CFG_RULE_OPTIONS, GL_CFG_NKEYS
 } gl_cfg_key;
 
 /* The key's name as written in the file ("extend-select"). */
@@ -50,6 +50,17 @@ typedef struct gl_cfg_severity {
   gl_level level;
 } gl_cfg_severity;
 
+/* One option of a [rule-options.<rule>] table, as written: checked against the option the rule
+ * declares once the rules are loaded (gl_config_check_rule_options). */
+typedef struct gl_cfg_ropt {
+  gl_cfg_str rule;         /* the table's key: a rule id or name */
+  gl_cfg_str option;       /* the option's key, at its position */
+  const char *kind;        /* the TOML type of the value ("array", "string", ...), static */
+  bool strings_ok;         /* an array of non-empty strings without NUL: values holds them */
+  uint32_t bad_line, bad_col; /* otherwise: the offending value or item */
+  gl_cfg_strs values;
+} gl_cfg_ropt;
+
 typedef struct gl_config {
   char *path;              /* the file as found or given (display form) */
   char *dir;               /* its directory, absolute and resolved (realpath), no trailing '/' */
@@ -65,6 +76,7 @@ typedef struct gl_config {
   bool respect_gitignore;  /* when set[GL_CFG_RESPECT_GITIGNORE] */
   gl_vec(gl_cfg_pfi) per_file_ignores;
   gl_vec(gl_cfg_severity) severity;
+  gl_vec(gl_cfg_ropt) rule_options; /* in file order */
 } gl_config;
 
 /* Loads path, a pyproject.toml (its [tool.gpulint] table; a file named pyproject.toml without
@@ -89,6 +101,17 @@ void gl_config_free(gl_config *cfg);
  * severity) against the loaded rules: one error per selector matching no rule, at its position
  * ("unknown rule selector 'GPU999'"). Returns 0 or GL_EINVAL. */
 int gl_config_check_selectors(const gl_config *cfg, const gl_ruleset *set, gl_diag_list *errs);
+
+/* Checks every [rule-options.<rule>] option against the loaded rules, one error each at its
+ * file:line:col: "unknown rule 'GPU999' in [rule-options]" (at the rule's key), "rule GPU301
+ * has no option 'extra-timer' (it has: extra-timers)" (at the option's key), "'rule-options.
+ * GPU301.extra-timers' must be an array of strings, got string" (at the value or bad item), and
+ * an option set twice for one rule (by id and by name). Returns 0 or GL_EINVAL. */
+int gl_config_check_rule_options(const gl_config *cfg, const gl_ruleset *set, gl_diag_list *errs);
+
+/* Sets each configured option on its rule (gl_rule_option_set, origin "path:line:col" of the
+ * option's key). Call after gl_config_check_rule_options returned 0. cfg NULL does nothing. */
+void gl_config_apply_rule_options(const gl_config *cfg, gl_ruleset *set);
 
 /* Merges cfg under cli, the command line winning: select (the CLI's replaces the file's),
  * extend-select, ignore, rules and --exclude add to the file's (the file's first); evidence,

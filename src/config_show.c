@@ -1,6 +1,7 @@
 /* config_show.c: the text of `gpulint --show-settings PATH` (see config.h).
- * Owns: listing every configuration key with its resolved value and where it came from, and the
- *       rules enabled for one file after per-file-ignores, in a fixed order (deterministic).
+ * Owns: listing every configuration key with its resolved value and where it came from, the
+ *       options of the enabled rules in effect, and the rules enabled for one file after
+ *       per-file-ignores, in a fixed order (deterministic).
  * Not: printing (main.c prints the string), resolving anything itself (config_apply.c did).
  * Threads: main thread only. */
 #include "config.h"
@@ -149,6 +150,30 @@ static void show_run(charbuf *b, const gl_config *cfg, const gl_cli *given, cons
   add_origin(b, given->format >= 0 ? NULL : cfg, GL_CFG_OUTPUT_FORMAT, given->format >= 0);
 }
 
+/* Every option of the enabled rules: its values in effect and where they came from. */
+static void show_rule_options(charbuf *b, const gl_ruleset *set) {
+  size_t width = 0;
+  for (size_t i = 0; i < set->rules.len; i++)
+    for (size_t k = 0; set->rules.data[i]->enabled && k < set->rules.data[i]->options.len; k++)
+      if (strlen(set->rules.data[i]->options.data[k].name) > width)
+        width = strlen(set->rules.data[i]->options.data[k].name);
+  if (!width) return;
+  addf(b, "\nRule options (rule-options):\n");
+  for (size_t i = 0; i < set->rules.len; i++) {
+    const gl_rule *r = set->rules.data[i];
+    for (size_t k = 0; r->enabled && k < r->options.len; k++) {
+      const gl_rule_option *o = &r->options.data[k];
+      size_t n = 0;
+      const char *const *v = gl_rule_option_strings(r, o->name, &n);
+      addf(b, "  %-7s %-*s = ", r->id, (int)width, o->name);
+      add_list(b, v, n);
+      char *origin = o->origin ? gl_report_safe_text(o->origin, strlen(o->origin)) : NULL;
+      addf(b, "  # %s\n", origin ? origin : "default");
+      free(origin);
+    }
+  }
+}
+
 static void show_rules(charbuf *b, const gl_config *cfg, const gl_ruleset *set, const char *path) {
   charbuf on = {0}, off = {0};
   size_t non = 0, noff = 0;
@@ -178,6 +203,7 @@ char *gl_config_show(const gl_config *cfg, const gl_cli *given, const gl_cli *me
   show_tables(&b, cfg);
   show_files(&b, cfg, given, merged);
   show_run(&b, cfg, given, merged);
+  show_rule_options(&b, set);
   show_rules(&b, cfg, set, path);
   gl_vec_push(&b, '\0');
   return b.data;

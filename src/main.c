@@ -105,14 +105,17 @@ static const char help_text[] =
     "  The nearest gpulint.toml, or pyproject.toml with a [tool.gpulint] table, from the\n"
     "  current directory up (gpulint.toml first when a directory has both) sets select,\n"
     "  extend-select, ignore, per-file-ignores, severity, exclude, extend-exclude,\n"
-    "  respect-gitignore, rules, evidence, fail-on and output-format. Options on the\n"
-    "  command line win: --select replaces the file's select; --extend-select, --ignore,\n"
-    "  --rules and --exclude add to the file's lists. Unknown keys and wrong types: exit 2\n"
+    "  respect-gitignore, rules, evidence, fail-on, output-format and rule-options\n"
+    "  ([rule-options.GPU301] extra-timers = [...]: a rule's own options, listed under\n"
+    "  Options by `gpulint rule ID`). Options on the command line win: --select replaces\n"
+    "  the file's select; --extend-select, --ignore, --rules and --exclude add to the\n"
+    "  file's lists. Unknown keys and wrong types: exit 2\n"
     "  --config FILE          use FILE (a gpulint.toml, or a pyproject.toml's\n"
     "                         [tool.gpulint]) instead of searching\n"
     "  --isolated             ignore every configuration file\n"
-    "  --show-settings PATH   print the settings for PATH, where each came from, and\n"
-    "                         the rules enabled for it; exit 0\n"
+    "  --show-settings PATH   print the settings for PATH, where each came from, the\n"
+    "                         rule options in effect and the rules enabled for it;\n"
+    "                         exit 0\n"
     "\n"
     "Files and limits:\n"
     "  --exclude GLOB         skip files and directories matching GLOB (repeatable)\n"
@@ -256,12 +259,15 @@ static gl_ruleset *load_rules(const gl_cli *cli, const gl_config *cfg, gl_matche
   for (size_t i = 0; i < cli->rules_dirs.len; i++) gl_rules_add_dir(set, cli->rules_dirs.data[i], &errs);
   gl_rules_finish(set, &errs);
   gl_diag err = {0};
-  if (gl_config_check_selectors(cfg, set, &errs) == 0 &&
+  int cfg_rc = gl_config_check_selectors(cfg, set, &errs);
+  cfg_rc |= gl_config_check_rule_options(cfg, set, &errs);
+  if (cfg_rc == 0 &&
       gl_rules_select(set, (const char *const *)cli->select.data, cli->has_select ? cli->select.len : 0,
                       (const char *const *)cli->extend_select.data, cli->extend_select.len,
                       (const char *const *)cli->ignore.data, cli->ignore.len, &err) != 0)
     *gl_diag_list_add(&errs) = err;
   gl_config_apply_severity(cfg, set);
+  if (cfg_rc == 0) gl_config_apply_rule_options(cfg, set);
   /* Rules that failed to load were left out; compile the rest so their errors show in the same run. */
   gl_matcher *matcher = gl_match_new(set, gl_parse_language(), &errs);
   if (errs.len) {

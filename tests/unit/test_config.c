@@ -2,7 +2,8 @@
  * directory upward (nearest wins, gpulint.toml before pyproject.toml in one directory, a
  * pyproject.toml without [tool.gpulint] passed over, one with a syntax error anywhere an error),
  * --config files, every key's value, errors at the key's line:col, paths relative to the file's
- * directory, merging under the command line, per-file-ignores globs and severity overrides.
+ * directory, merging under the command line, per-file-ignores globs, severity overrides and
+ * rule options (set by id or name, unknown rule or option, wrong type, set twice).
  * Each test works in its own temporary directory tree. Owns: nothing shared. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -304,6 +305,125 @@ static void test_severity_and_selectors(void **state) {
   gl_config_free(cfg);
 }
 
+/* A timing rule declaring the string-list option extra-timers (default ["a.b"]). */
+typedef struct opt_rules {
+  gl_pack pack;
+  gl_rule r301, r201;
+  gl_rule_option opt;
+  char *defaults[1];
+  gl_rule *rules[2];
+  gl_ruleset set;
+} opt_rules;
+
+static void opt_rules_init(opt_rules *o) {
+  memset(o, 0, sizeof *o);
+  o->pack = (gl_pack){.name = "timing", .prefix = "GPU3"};
+  o->defaults[0] = "a.b";
+  o->opt = (gl_rule_option){.name = "extra-timers", .type = GL_OPT_STRING_LIST,
+                            .description = "more clocks", .defaults = o->defaults, .ndefaults = 1};
+  o->r301 = (gl_rule){.id = "GPU301", .name = "unsynchronized-timer", .pack = &o->pack};
+  o->r301.options.data = &o->opt;
+  o->r301.options.len = o->r301.options.cap = 1;
+  o->r201 = (gl_rule){.id = "GPU201", .name = "d2h-transfer-in-loop", .pack = &o->pack};
+  o->rules[0] = &o->r201;
+  o->rules[1] = &o->r301;
+  o->set.rules.data = o->rules;
+  o->set.rules.len = o->set.rules.cap = 2;
+}
+
+static void opt_rules_free(opt_rules *o) {
+  for (size_t i = 0; i < o->opt.nvalues; i++) free(o->opt.values[i]);
+  free(o->opt.values);
+  free(o->opt.origin);
+}
+
+/* Loads text as s/gpulint.toml, checks its rule options against the demo rules and expects
+ * exactly one error at line:col with msg (nothing applied). */
+static void expect_ropt_error(const char *text, uint32_t line, uint32_t col, const char *msg) {
+  put_file("r/gpulint.toml", text);
+  gl_config *cfg = discover_ok();
+  assert_non_null(cfg);
+  opt_rules o;
+  opt_rules_init(&o);
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_config_check_rule_options(cfg, &o.set, &errs), GL_EINVAL);
+  assert_int_equal(errs.len, 1);
+  assert_string_equal(errs.data[0].path, "gpulint.toml");
+  assert_string_equal(errs.data[0].msg, msg);
+  assert_int_equal(errs.data[0].line, line);
+  assert_int_equal(errs.data[0].col, col);
+  gl_vec_free(&errs);
+  gl_config_free(cfg);
+}
+
+static void test_rule_options_set(void **state) {
+  (void)state;
+  enter("r");
+  put_file("r/gpulint.toml", "select = [\"GPU3\"]\n\n[rule-options.GPU301]\n"
+                             "extra-timers = [\"mylib.clock.now\", \"my.tick\"]\n");
+  gl_config *cfg = discover_ok();
+  assert_true(cfg->set[GL_CFG_RULE_OPTIONS]);
+  assert_int_equal(cfg->line[GL_CFG_RULE_OPTIONS], 3);
+  opt_rules o;
+  opt_rules_init(&o);
+  size_t n = 0;
+  assert_string_equal(gl_rule_option_strings(&o.r301, "extra-timers", &n)[0], "a.b"); /* default */
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_config_check_rule_options(cfg, &o.set, &errs), 0);
+  assert_int_equal(errs.len, 0);
+  gl_config_apply_rule_options(cfg, &o.set);
+  const char *const *v = gl_rule_option_strings(&o.r301, "extra-timers", &n);
+  assert_int_equal(n, 2);
+  assert_string_equal(v[0], "mylib.clock.now");
+  assert_string_equal(v[1], "my.tick");
+  assert_false(gl_rule_option_has(&o.r301, "extra-timers", "a.b")); /* replaced, not added */
+  assert_string_equal(o.opt.origin, "gpulint.toml:4:1");
+  opt_rules_free(&o);
+  gl_config_free(cfg);
+  /* by name, in a pyproject.toml, and an empty list */
+  put_file("p/pyproject.toml", "[tool.gpulint.rule-options.unsynchronized-timer]\nextra-timers = []\n");
+  enter("p");
+  cfg = discover_ok();
+  opt_rules_init(&o);
+  assert_int_equal(gl_config_check_rule_options(cfg, &o.set, &errs), 0);
+  gl_config_apply_rule_options(cfg, &o.set);
+  gl_rule_option_strings(&o.r301, "extra-timers", &n);
+  assert_int_equal(n, 0);
+  assert_string_equal(o.opt.origin, "pyproject.toml:2:1");
+  opt_rules_free(&o);
+  gl_config_free(cfg);
+  gl_config_apply_rule_options(NULL, &o.set); /* no configuration: nothing */
+  assert_int_equal(gl_config_check_rule_options(NULL, &o.set, &errs), 0);
+}
+
+static void test_rule_options_errors(void **state) {
+  (void)state;
+  enter("r");
+  expect_ropt_error("[rule-options.GPU301]\nextra-timer = [\"a\"]\n", 2, 1,
+                    "rule GPU301 has no option 'extra-timer' (it has: extra-timers)");
+  expect_ropt_error("[rule-options.GPU201]\nextra-timers = [\"a\"]\n", 2, 1,
+                    "rule GPU201 has no option 'extra-timers' (it has none)");
+  expect_ropt_error("[rule-options.GPU999]\nextra-timers = [\"a\"]\n", 1, 15,
+                    "unknown rule 'GPU999' in rule-options (give a rule id or name)");
+  expect_ropt_error("[rule-options.GPU301]\nextra-timers = \"a.b\"\n", 2, 1,
+                    "'rule-options.GPU301.extra-timers' must be an array of non-empty strings, got string");
+  expect_ropt_error("[rule-options.GPU301]\nextra-timers = [\"a.b\", 3]\n", 2, 24,
+                    "'rule-options.GPU301.extra-timers' must be an array of non-empty strings, got integer");
+  expect_ropt_error("[rule-options.GPU301]\nextra-timers = [\"\"]\n", 2, 17,
+                    "'rule-options.GPU301.extra-timers' must be an array of non-empty strings, got an "
+                    "empty string or NUL");
+  expect_ropt_error("[rule-options.GPU301]\nextra-timers = [\"a\"]\n"
+                    "[rule-options.unsynchronized-timer]\nextra-timers = [\"b\"]\n", 4, 1,
+                    "option 'extra-timers' of GPU301 is already set at 2:1");
+  /* the table's shape is checked when the file is loaded */
+  put_file("r/gpulint.toml", "[rule-options]\nGPU301 = [\"a\"]\n");
+  expect_discover_error("gpulint.toml", 2, 1,
+                        "'rule-options.GPU301' must be a table of option = value, got array");
+  put_file("r/gpulint.toml", "rule-options = true\n");
+  expect_discover_error("gpulint.toml", 1, 1,
+                        "'rule-options' must be a table of rule = {option = value}, got boolean");
+}
+
 static void test_show_defaults_match_walk(void **state) {
   (void)state;
   enter("w");
@@ -341,6 +461,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_apply_precedence, setup, teardown),
       cmocka_unit_test_setup_teardown(test_per_file_ignores, setup, teardown),
       cmocka_unit_test_setup_teardown(test_severity_and_selectors, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rule_options_set, setup, teardown),
+      cmocka_unit_test_setup_teardown(test_rule_options_errors, setup, teardown),
       cmocka_unit_test_setup_teardown(test_show_defaults_match_walk, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
