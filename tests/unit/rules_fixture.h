@@ -57,4 +57,26 @@ static inline void expect_rule_error(const char *readme, const char *path, const
   gl_rules_free(set);
 }
 
+/* A rule file that tests edit: its pack README, its path and its text. */
+typedef struct rule_under_test {
+  const char *readme, *path, *text;
+} rule_under_test;
+
+/* Loads r's text edited from -> to (text_fixture.h's edit) and expects exactly one error at
+ * line:col with msg. */
+static inline void expect_edit_error(const rule_under_test *r, const char *from, const char *to,
+                                     uint32_t line, uint32_t col, const char *msg) {
+  char *text = edit(r->text, from, to);
+  expect_rule_error(r->readme, r->path, text, line, col, msg);
+  free(text);
+}
+
+/* Loads r's text edited from -> to, expects no error, and returns the set (the caller frees). */
+static inline gl_ruleset *load_edit_ok(const rule_under_test *r, const char *from, const char *to) {
+  char *text = edit(r->text, from, to);
+  gl_ruleset *set = load_rule_ok(r->readme, r->path, text);
+  free(text);
+  return set;
+}
+
 #endif

@@ -60,25 +60,11 @@ static const char rule_md[] =
     "((call) @hit)\n"
     "```\n";
 
-/* Loads rule_md edited from -> to and expects exactly one error at line:col with msg. */
-static void expect_edit_error(const char *from, const char *to, uint32_t line, uint32_t col,
-                              const char *msg) {
-  char *text = edit(rule_md, from, to);
-  expect_rule_error(pack_readme, "p/demo/GPU901.md", text, line, col, msg);
-  free(text);
-}
-
-/* Loads rule_md edited from -> to, expects no error, and returns the set (caller frees). */
-static gl_ruleset *load_edit_ok(const char *from, const char *to) {
-  char *text = edit(rule_md, from, to);
-  gl_ruleset *set = load_rule_ok(pack_readme, "p/demo/GPU901.md", text);
-  free(text);
-  return set;
-}
+static const rule_under_test demo = {pack_readme, "p/demo/GPU901.md", rule_md};
 
 static void test_valid_higher_worse(void **state) {
   (void)state;
-  gl_ruleset *set = load_edit_ok("", "");
+  gl_ruleset *set = load_edit_ok(&demo, "", "");
   const gl_evidence_binding *b = set->rules.data[0]->evidence;
   assert_non_null(b);
   assert_string_equal(b->metric, "item_roundtrip_us");
@@ -92,7 +78,7 @@ static void test_valid_higher_worse(void **state) {
 
 static void test_valid_lower_worse_without_repeat(void **state) {
   (void)state;
-  gl_ruleset *set = load_edit_ok("\"error_at\": 20, \"note_below\": 2,\n  \"cost\": \"each pays {value} on "
+  gl_ruleset *set = load_edit_ok(&demo, "\"error_at\": 20, \"note_below\": 2,\n  \"cost\": \"each pays {value} on "
                                  "{device}; {total} in all\", \"repeat\": 10000}",
                                  "\"error_at\": 0.0625, \"note_above\": 0.25,\n  \"cost\": \"FP64 runs at "
                                  "{value} of FP32 on {device}; { braces } are {not placeholders} {}\"}");
@@ -107,7 +93,7 @@ static void test_valid_lower_worse_without_repeat(void **state) {
 
 static void test_without_binding(void **state) {
   (void)state;
-  gl_ruleset *set = load_edit_ok(",\n \"evidence\": {\"metric\": \"item_roundtrip_us\", \"error_at\": 20, "
+  gl_ruleset *set = load_edit_ok(&demo, ",\n \"evidence\": {\"metric\": \"item_roundtrip_us\", \"error_at\": 20, "
                                  "\"note_below\": 2,\n  \"cost\": \"each pays {value} on {device}; {total} "
                                  "in all\", \"repeat\": 10000}}",
                                  "}\n\n");
@@ -117,65 +103,65 @@ static void test_without_binding(void **state) {
 
 static void test_keys(void **state) {
   (void)state;
-  expect_edit_error("{\"metric\": \"item_roundtrip_us\", \"error_at\": 20, \"note_below\": 2,\n  \"cost\": "
+  expect_edit_error(&demo, "{\"metric\": \"item_roundtrip_us\", \"error_at\": 20, \"note_below\": 2,\n  \"cost\": "
                     "\"each pays {value} on {device}; {total} in all\", \"repeat\": 10000}}",
                     "3}", 5, 14,
                     "metadata field 'evidence' must be an object");
-  expect_edit_error("\"repeat\": 10000", "\"repeat\": 10000, \"unit\": \"us\"", 6, 77,
+  expect_edit_error(&demo, "\"repeat\": 10000", "\"repeat\": 10000, \"unit\": \"us\"", 6, 77,
                     "unknown evidence key 'unit'");
-  expect_edit_error("\"error_at\": 20,", "\"error_at\": 20, \"error_at\": 30,", 5, 62,
+  expect_edit_error(&demo, "\"error_at\": 20,", "\"error_at\": 20, \"error_at\": 30,", 5, 62,
                     "duplicate evidence key 'error_at'");
-  expect_edit_error("\"metric\": \"item_roundtrip_us\", ", "", 5, 14, "missing evidence field 'metric'");
-  expect_edit_error("\"error_at\": 20, ", "", 5, 14, "missing evidence field 'error_at'");
-  expect_edit_error("\"cost\": \"each pays {value} on {device}; {total} in all\", ", "", 5, 14,
+  expect_edit_error(&demo, "\"metric\": \"item_roundtrip_us\", ", "", 5, 14, "missing evidence field 'metric'");
+  expect_edit_error(&demo, "\"error_at\": 20, ", "", 5, 14, "missing evidence field 'error_at'");
+  expect_edit_error(&demo, "\"cost\": \"each pays {value} on {device}; {total} in all\", ", "", 5, 14,
                     "missing evidence field 'cost'");
 }
 
 static void test_values(void **state) {
   (void)state;
   const char *metric = "evidence field 'metric' must be a name of [A-Za-z0-9_]";
-  expect_edit_error("\"item_roundtrip_us\"", "\"item roundtrip\"", 5, 25, metric);
-  expect_edit_error("\"item_roundtrip_us\"", "7", 5, 25, metric);
-  expect_edit_error("\"item_roundtrip_us\"", "\"\"", 5, 25, metric);
+  expect_edit_error(&demo, "\"item_roundtrip_us\"", "\"item roundtrip\"", 5, 25, metric);
+  expect_edit_error(&demo, "\"item_roundtrip_us\"", "7", 5, 25, metric);
+  expect_edit_error(&demo, "\"item_roundtrip_us\"", "\"\"", 5, 25, metric);
   const char *error_at = "evidence field 'error_at' must be a number > 0";
-  expect_edit_error("\"error_at\": 20", "\"error_at\": 0", 5, 58, error_at);
-  expect_edit_error("\"error_at\": 20", "\"error_at\": -20", 5, 58, error_at);
-  expect_edit_error("\"error_at\": 20", "\"error_at\": \"20\"", 5, 58, error_at);
-  expect_edit_error("\"error_at\": 20", "\"error_at\": 1e999", 5, 58, error_at);
-  expect_edit_error("\"note_below\": 2", "\"note_below\": null", 5, 76,
+  expect_edit_error(&demo, "\"error_at\": 20", "\"error_at\": 0", 5, 58, error_at);
+  expect_edit_error(&demo, "\"error_at\": 20", "\"error_at\": -20", 5, 58, error_at);
+  expect_edit_error(&demo, "\"error_at\": 20", "\"error_at\": \"20\"", 5, 58, error_at);
+  expect_edit_error(&demo, "\"error_at\": 20", "\"error_at\": 1e999", 5, 58, error_at);
+  expect_edit_error(&demo, "\"note_below\": 2", "\"note_below\": null", 5, 76,
                     "evidence field 'note_below' must be a number > 0");
-  expect_edit_error("\"each pays {value} on {device}; {total} in all\"", "\"\"", 6, 11,
+  expect_edit_error(&demo, "\"each pays {value} on {device}; {total} in all\"", "\"\"", 6, 11,
                     "evidence field 'cost' must be a non-empty string");
-  expect_edit_error("\"each pays {value} on {device}; {total} in all\"", "[]", 6, 11,
+  expect_edit_error(&demo, "\"each pays {value} on {device}; {total} in all\"", "[]", 6, 11,
                     "evidence field 'cost' must be a non-empty string");
   const char *repeat = "evidence field 'repeat' must be an integer from 1 to 1000000000";
-  expect_edit_error("10000}", "0}", 6, 70, repeat);
-  expect_edit_error("10000}", "1.5}", 6, 70, repeat);
-  expect_edit_error("10000}", "2e9}", 6, 70, repeat);
-  expect_edit_error("10000}", "\"10\"}", 6, 70, repeat);
+  expect_edit_error(&demo, "10000}", "0}", 6, 70, repeat);
+  expect_edit_error(&demo, "10000}", "1.5}", 6, 70, repeat);
+  expect_edit_error(&demo, "10000}", "2e9}", 6, 70, repeat);
+  expect_edit_error(&demo, "10000}", "\"10\"}", 6, 70, repeat);
 }
 
 static void test_thresholds(void **state) {
   (void)state;
-  expect_edit_error("\"note_below\": 2,", "\"note_below\": 2, \"note_above\": 40,", 5, 79,
+  expect_edit_error(&demo, "\"note_below\": 2,", "\"note_below\": 2, \"note_above\": 40,", 5, 79,
                     "evidence takes one of 'note_below' and 'note_above', not both");
-  expect_edit_error("\"note_below\": 2,", "", 5, 14,
+  expect_edit_error(&demo, "\"note_below\": 2,", "", 5, 14,
                     "missing evidence field 'note_below' (higher is worse) or 'note_above' (lower is worse)");
-  expect_edit_error("\"note_below\": 2,", "\"note_below\": 30,", 5, 76,
+  expect_edit_error(&demo, "\"note_below\": 2,", "\"note_below\": 30,", 5, 76,
                     "evidence 'note_below' (30) must be below 'error_at' (20)");
-  expect_edit_error("\"note_below\": 2,", "\"note_below\": 20,", 5, 76,
+  expect_edit_error(&demo, "\"note_below\": 2,", "\"note_below\": 20,", 5, 76,
                     "evidence 'note_below' (20) must be below 'error_at' (20)");
-  expect_edit_error("\"note_below\": 2,", "\"note_above\": 10,", 5, 76,
+  expect_edit_error(&demo, "\"note_below\": 2,", "\"note_above\": 10,", 5, 76,
                     "evidence 'note_above' (10) must be above 'error_at' (20)");
 }
 
 static void test_cost_placeholders(void **state) {
   (void)state;
   const char *gpu = "unknown placeholder '{gpu}' in evidence cost (use {value}, {device} or {total})";
-  expect_edit_error("{device}", "{gpu}", 6, 33, gpu);
+  expect_edit_error(&demo, "{device}", "{gpu}", 6, 33, gpu);
   /* \u00b5 is 6 bytes in the file but 2 decoded: the column is the raw one. */
-  expect_edit_error("each pays {value} on {device}", "\\u00b5s: {gpu}", 6, 21, gpu);
-  expect_edit_error("{total} in all\", \"repeat\": 10000", "{total} in all\"", 6, 11,
+  expect_edit_error(&demo, "each pays {value} on {device}", "\\u00b5s: {gpu}", 6, 21, gpu);
+  expect_edit_error(&demo, "{total} in all\", \"repeat\": 10000", "{total} in all\"", 6, 11,
                     "evidence cost uses {total} but 'repeat' is missing");
   /* Errors of one binding are all collected. */
   char *text = edit(rule_md, "\"error_at\": 20", "\"error_at\": -1");

@@ -64,23 +64,11 @@ static const char rule_md[] =
     "((call) @hit)\n"
     "```\n";
 
-static void expect_edit_error(const char *from, const char *to, uint32_t line, uint32_t col,
-                              const char *msg) {
-  char *text = edit(rule_md, from, to);
-  expect_rule_error(pack_readme, "p/demo/GPU901.md", text, line, col, msg);
-  free(text);
-}
-
-static gl_ruleset *load_edit_ok(const char *from, const char *to) {
-  char *text = edit(rule_md, from, to);
-  gl_ruleset *set = load_rule_ok(pack_readme, "p/demo/GPU901.md", text);
-  free(text);
-  return set;
-}
+static const rule_under_test demo = {pack_readme, "p/demo/GPU901.md", rule_md};
 
 static void test_valid(void **state) {
   (void)state;
-  gl_ruleset *set = load_edit_ok("", "");
+  gl_ruleset *set = load_edit_ok(&demo, "", "");
   const gl_rule *r = set->rules.data[0];
   assert_int_equal(r->options.len, 1);
   const gl_rule_option *o = gl_rule_option_find(r, "extra-names");
@@ -100,7 +88,7 @@ static void test_valid(void **state) {
 
 static void test_values_in_effect(void **state) {
   (void)state;
-  gl_ruleset *set = load_edit_ok("", "");
+  gl_ruleset *set = load_edit_ok(&demo, "", "");
   gl_rule *r = set->rules.data[0];
   size_t n = 9;
   const char *const *v = gl_rule_option_strings(r, "extra-names", &n);
@@ -126,37 +114,37 @@ static void test_values_in_effect(void **state) {
 
 static void test_type_and_default(void **state) {
   (void)state;
-  expect_edit_error("\"string-list\"", "\"string-set\"", 5, 38,
+  expect_edit_error(&demo, "\"string-list\"", "\"string-set\"", 5, 38,
                     "unknown option type in 'extra-names' (use \"string-list\")");
-  expect_edit_error("\"string-list\"", "3", 5, 38,
+  expect_edit_error(&demo, "\"string-list\"", "3", 5, 38,
                     "unknown option type in 'extra-names' (use \"string-list\")");
-  expect_edit_error("[\"a.b\", \"c.d\"]", "[\"a.b\", 3]", 5, 64,
+  expect_edit_error(&demo, "[\"a.b\", \"c.d\"]", "[\"a.b\", 3]", 5, 64,
                     "default of option 'extra-names' must be an array of non-empty strings");
-  expect_edit_error("[\"a.b\", \"c.d\"]", "\"a.b\"", 5, 64,
+  expect_edit_error(&demo, "[\"a.b\", \"c.d\"]", "\"a.b\"", 5, 64,
                     "default of option 'extra-names' must be an array of non-empty strings");
-  expect_edit_error("[\"a.b\", \"c.d\"]", "[\"\"]", 5, 64,
+  expect_edit_error(&demo, "[\"a.b\", \"c.d\"]", "[\"\"]", 5, 64,
                     "default of option 'extra-names' must be an array of non-empty strings");
-  expect_edit_error("\"more names\"", "\"\"", 6, 29,
+  expect_edit_error(&demo, "\"more names\"", "\"\"", 6, 29,
                     "description of option 'extra-names' must be one non-empty line");
-  expect_edit_error("\"more names\"", "\"two\\nlines\"", 6, 29,
+  expect_edit_error(&demo, "\"more names\"", "\"two\\nlines\"", 6, 29,
                     "description of option 'extra-names' must be one non-empty line");
 }
 
 static void test_shape(void **state) {
   (void)state;
-  expect_edit_error("{\"extra-names\": {\"type\": \"string-list\", \"default\": [\"a.b\", \"c.d\"],\n"
+  expect_edit_error(&demo, "{\"extra-names\": {\"type\": \"string-list\", \"default\": [\"a.b\", \"c.d\"],\n"
                     "             \"description\": \"more names\"}}",
                     "[]", 5, 13, "metadata field 'options' must be an object");
-  expect_edit_error("\"extra-names\": {", "\"extra_names\": {", 5, 14,
+  expect_edit_error(&demo, "\"extra-names\": {", "\"extra_names\": {", 5, 14,
                     "option name 'extra_names' is not kebab-case");
-  expect_edit_error("\"description\": \"more names\"}", "\"description\": \"more names\", \"min\": 1}", 6,
+  expect_edit_error(&demo, "\"description\": \"more names\"}", "\"description\": \"more names\", \"min\": 1}", 6,
                     43, "unknown key 'min' in option 'extra-names' (use type, default, description)");
-  expect_edit_error("\"type\": \"string-list\", ", "", 5, 29, "option 'extra-names' needs a 'type'");
-  expect_edit_error("\"more names\"}}}", "\"more names\"},\n \"extra-names\": {\"type\": \"string-list\", \"default\": [], \"description\": \"x\"}}}",
+  expect_edit_error(&demo, "\"type\": \"string-list\", ", "", 5, 29, "option 'extra-names' needs a 'type'");
+  expect_edit_error(&demo, "\"more names\"}}}", "\"more names\"},\n \"extra-names\": {\"type\": \"string-list\", \"default\": [], \"description\": \"x\"}}}",
                     7, 2,
                     "duplicate option 'extra-names'");
-  expect_edit_error("\"default\": [\"a.b\", \"c.d\"],", "", 5, 29, "option 'extra-names' needs a 'default'");
-  expect_edit_error("{\"type\": \"string-list\", \"default\": [\"a.b\", \"c.d\"],\n"
+  expect_edit_error(&demo, "\"default\": [\"a.b\", \"c.d\"],", "", 5, 29, "option 'extra-names' needs a 'default'");
+  expect_edit_error(&demo, "{\"type\": \"string-list\", \"default\": [\"a.b\", \"c.d\"],\n"
                     "             \"description\": \"more names\"}",
                     "true", 5, 29,
                     "option 'extra-names' must be an object with type, default and description");
@@ -164,14 +152,14 @@ static void test_shape(void **state) {
 
 static void test_options_section(void **state) {
   (void)state;
-  expect_edit_error("## Options\n- `extra-names`: more qualified names.\n\n", "", 33, 1,
+  expect_edit_error(&demo, "## Options\n- `extra-names`: more qualified names.\n\n", "", 33, 1,
                     "missing section '## Options' (the metadata declares options)");
-  expect_edit_error("- `extra-names`: more", "- extra-names: more", 33, 1,
+  expect_edit_error(&demo, "- `extra-names`: more", "- extra-names: more", 33, 1,
                     "section '## Options' does not name option `extra-names`");
-  expect_edit_error(",\n \"options\": {\"extra-names\": {\"type\": \"string-list\", \"default\": [\"a.b\", "
+  expect_edit_error(&demo, ",\n \"options\": {\"extra-names\": {\"type\": \"string-list\", \"default\": [\"a.b\", "
                     "\"c.d\"],\n             \"description\": \"more names\"}}}",
                     "}\n\n", 33, 1, "section '## Options' but the metadata declares no \"options\"");
-  expect_edit_error("## Use instead\n```python\nx = y\n```\n\n```python\nz = w\n```\n\n"
+  expect_edit_error(&demo, "## Use instead\n```python\nx = y\n```\n\n```python\nz = w\n```\n\n"
                     "## Options\n- `extra-names`: more qualified names.\n",
                     "## Options\n- `extra-names`: more qualified names.\n\n"
                     "## Use instead\n```python\nx = y\n```\n\n```python\nz = w\n```\n",

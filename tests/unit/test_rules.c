@@ -83,13 +83,7 @@ static void expect_error(const char *path, const char *text, uint32_t line, uint
   expect_rule_error(pack_readme, path, text, line, col, msg);
 }
 
-/* Like expect_error for an edit of the demo rule. */
-static void expect_edit_error(const char *from, const char *to, uint32_t line, uint32_t col,
-                              const char *msg) {
-  char *text = edit(rule_md, from, to);
-  expect_error("p/demo/GPU901.md", text, line, col, msg);
-  free(text);
-}
+static const rule_under_test demo = {pack_readme, "p/demo/GPU901.md", rule_md};
 
 /* --- a valid pack ------------------------------------------------------------------------- */
 
@@ -235,37 +229,37 @@ static void test_check_rule_without_pattern(void **state) {
 static void test_bad_json_position(void **state) {
   (void)state;
   /* Missing comma at the end of line 4: cJSON stops at the next key, line 5 column 2. */
-  expect_edit_error("\"tags\": [\"demo\"],", "\"tags\": [\"demo\"]", 5, 2, "invalid json in metadata block");
+  expect_edit_error(&demo, "\"tags\": [\"demo\"],", "\"tags\": [\"demo\"]", 5, 2, "invalid json in metadata block");
   /* Trailing garbage after the object. */
-  expect_edit_error("is slow\"}\n", "is slow\"} x\n", 5, 32, "invalid json in metadata block");
+  expect_edit_error(&demo, "is slow\"}\n", "is slow\"} x\n", 5, 32, "invalid json in metadata block");
 }
 
 static void test_missing_field(void **state) {
   (void)state;
-  expect_edit_error("\"precision\": \"high\", ", "", 4, 1, "missing metadata field 'precision'");
-  expect_edit_error("{\"severity\": \"warning\", ", "{", 4, 1, "missing metadata field 'severity'");
+  expect_edit_error(&demo, "\"precision\": \"high\", ", "", 4, 1, "missing metadata field 'precision'");
+  expect_edit_error(&demo, "{\"severity\": \"warning\", ", "{", 4, 1, "missing metadata field 'severity'");
 }
 
 static void test_unknown_key(void **state) {
   (void)state;
-  expect_edit_error("\"tags\": [\"demo\"],", "\"tags\": [\"demo\"], \"evidense\": 1,", 4, 64,
+  expect_edit_error(&demo, "\"tags\": [\"demo\"],", "\"tags\": [\"demo\"], \"evidense\": 1,", 4, 64,
                     "unknown metadata key 'evidense'");
-  expect_edit_error("\"tags\": [\"demo\"],", "\"tags\": [\"demo\"], \"tags\": [],", 4, 64,
+  expect_edit_error(&demo, "\"tags\": [\"demo\"],", "\"tags\": [\"demo\"], \"tags\": [],", 4, 64,
                     "duplicate metadata key 'tags'");
 }
 
 static void test_unknown_severity_and_types(void **state) {
   (void)state;
-  expect_edit_error("\"warning\"", "\"fatal\"", 4, 14, "unknown severity 'fatal'");
-  expect_edit_error("\"warning\"", "\"none\"", 4, 14, "unknown severity 'none'");
-  expect_edit_error("\"high\"", "\"extreme\"", 4, 38, "unknown precision 'extreme'");
-  expect_edit_error("\"warning\"", "2", 4, 14, "metadata field 'severity' must be a string");
-  expect_edit_error("[\"demo\"]", "[\"demo\", 3]", 4, 54,
+  expect_edit_error(&demo, "\"warning\"", "\"fatal\"", 4, 14, "unknown severity 'fatal'");
+  expect_edit_error(&demo, "\"warning\"", "\"none\"", 4, 14, "unknown severity 'none'");
+  expect_edit_error(&demo, "\"high\"", "\"extreme\"", 4, 38, "unknown precision 'extreme'");
+  expect_edit_error(&demo, "\"warning\"", "2", 4, 14, "metadata field 'severity' must be a string");
+  expect_edit_error(&demo, "[\"demo\"]", "[\"demo\", 3]", 4, 54,
                     "metadata field 'tags' must be an array of non-empty strings");
-  expect_edit_error("\"`{hit}` is slow\"", "\"\"", 5, 13, "metadata field 'message' must not be empty");
+  expect_edit_error(&demo, "\"`{hit}` is slow\"", "\"\"", 5, 13, "metadata field 'message' must not be empty");
   /* An unclosed array: cJSON stops at the end of the block, the closing fence's line. */
-  expect_edit_error("{\"severity\"", "[{\"severity\"", 6, 1, "invalid json in metadata block");
-  expect_edit_error("{\"severity\": \"warning\", \"precision\": \"high\", \"tags\": [\"demo\"],\n"
+  expect_edit_error(&demo, "{\"severity\"", "[{\"severity\"", 6, 1, "invalid json in metadata block");
+  expect_edit_error(&demo, "{\"severity\": \"warning\", \"precision\": \"high\", \"tags\": [\"demo\"],\n"
                     " \"message\": \"`{hit}` is slow\"}",
                     "\n  [\"severity\"]", 5, 3, "metadata must be a json object");
 }
@@ -274,12 +268,12 @@ static void test_unknown_severity_and_types(void **state) {
 
 static void test_wrong_id_and_name(void **state) {
   (void)state;
-  expect_edit_error("# GPU901 demo-rule", "# GPU902 demo-rule", 1, 3,
+  expect_edit_error(&demo, "# GPU901 demo-rule", "# GPU902 demo-rule", 1, 3,
                     "rule id 'GPU902' does not match the file name 'GPU901.md'");
-  expect_edit_error("# GPU901 demo-rule", "# GPU901 Demo_Rule", 1, 10,
+  expect_edit_error(&demo, "# GPU901 demo-rule", "# GPU901 Demo_Rule", 1, 10,
                     "rule name 'Demo_Rule' is not kebab-case");
-  expect_edit_error("# GPU901 demo-rule", "# GPU901 demo rule", 1, 1, "first line must be '# <ID> <name>'");
-  expect_edit_error("# GPU901 demo-rule", "# GPU901", 1, 1, "first line must be '# <ID> <name>'");
+  expect_edit_error(&demo, "# GPU901 demo-rule", "# GPU901 demo rule", 1, 1, "first line must be '# <ID> <name>'");
+  expect_edit_error(&demo, "# GPU901 demo-rule", "# GPU901", 1, 1, "first line must be '# <ID> <name>'");
   char *text = edit(rule_md, "# GPU901", "# GPU9x1");
   expect_error("p/demo/GPU9x1.md", text, 1, 3, "rule id 'GPU9x1' must be 'GPU' followed by three digits");
   free(text);
@@ -294,19 +288,19 @@ static void test_prefix_mismatch(void **state) {
 
 static void test_json_must_follow_heading(void **state) {
   (void)state;
-  expect_edit_error("\n```json\n", "\nSome text.\n```json\n", 3, 1,
+  expect_edit_error(&demo, "\n```json\n", "\nSome text.\n```json\n", 3, 1,
                     "expected a ```json metadata block right after the heading");
 }
 
 static void test_sections(void **state) {
   (void)state;
-  expect_edit_error("## Why is this bad?\nEach call copies.\n\n", "", 14, 1,
+  expect_edit_error(&demo, "## Why is this bad?\nEach call copies.\n\n", "", 14, 1,
                     "missing section '## Why is this bad?'");
-  expect_edit_error("## References", "## Usage", 36, 1, "unknown section '## Usage'");
-  expect_edit_error("## Example\n", "## Example\n\n## Example\n", 19, 1, "duplicate section '## Example'");
-  expect_edit_error("## What it does\n", "Intro.\n\n## What it does\n", 8, 1,
+  expect_edit_error(&demo, "## References", "## Usage", 36, 1, "unknown section '## Usage'");
+  expect_edit_error(&demo, "## Example\n", "## Example\n\n## Example\n", 19, 1, "duplicate section '## Example'");
+  expect_edit_error(&demo, "## What it does\n", "Intro.\n\n## What it does\n", 8, 1,
                     "unexpected text before '## What it does'");
-  expect_edit_error("## References\n", "# References\n", 36, 1, "only line 1 may be a '# ' heading");
+  expect_edit_error(&demo, "## References\n", "# References\n", 36, 1, "only line 1 may be a '# ' heading");
   /* References moved after Pattern. */
   char *a = edit(rule_md, "## References\n- CuPy documentation\n\n", "");
   char *text = edit(a, "(#in-loop? @hit))\n```\n", "(#in-loop? @hit))\n```\n\n## References\n- x\n");
@@ -318,27 +312,27 @@ static void test_sections(void **state) {
 
 static void test_example_blocks(void **state) {
   (void)state;
-  expect_edit_error("\n```python\nz = cp.asnumpy(w)\n```\n", "", 17, 1,
+  expect_edit_error(&demo, "\n```python\nz = cp.asnumpy(w)\n```\n", "", 17, 1,
                     "section '## Example' needs at least 2 python blocks, found 1");
-  expect_edit_error("```python\nz = w.sum()\n```\n", "```text\nz = w.sum()\n```\n", 27, 1,
+  expect_edit_error(&demo, "```python\nz = w.sum()\n```\n", "```text\nz = w.sum()\n```\n", 27, 1,
                     "section '## Use instead' needs at least 2 python blocks, found 1");
-  expect_edit_error("```python\nz = cp.asnumpy(w)\n```\n", "```python\n```\n", 23, 1, "empty python block");
+  expect_edit_error(&demo, "```python\nz = cp.asnumpy(w)\n```\n", "```python\n```\n", 23, 1, "empty python block");
   /* Without its closing fence, the block at 32 runs to the bare fence that closed the query. */
-  expect_edit_error("z = w.sum()\n```\n", "z = w.sum()\n", 42, 1, "missing section '## Pattern'");
-  expect_edit_error("(#in-loop? @hit))\n```\n", "(#in-loop? @hit))\n", 40, 1, "code block is not closed");
+  expect_edit_error(&demo, "z = w.sum()\n```\n", "z = w.sum()\n", 42, 1, "missing section '## Pattern'");
+  expect_edit_error(&demo, "(#in-loop? @hit))\n```\n", "(#in-loop? @hit))\n", 40, 1, "code block is not closed");
 }
 
 static void test_pattern(void **state) {
   (void)state;
-  expect_edit_error("\n## Pattern\n```query\n((call) @hit\n (#in-loop? @hit))\n```\n", "", 37, 1,
+  expect_edit_error(&demo, "\n## Pattern\n```query\n((call) @hit\n (#in-loop? @hit))\n```\n", "", 37, 1,
                     "missing section '## Pattern'");
-  expect_edit_error("```query\n((call) @hit\n (#in-loop? @hit))\n```\n", "No query here.\n", 39, 1,
+  expect_edit_error(&demo, "```query\n((call) @hit\n (#in-loop? @hit))\n```\n", "No query here.\n", 39, 1,
                     "section '## Pattern' has no query block");
-  expect_edit_error("(#in-loop? @hit))\n```\n", "(#in-loop? @hit))\n```\n```query\n(call) @hit\n```\n", 44, 1,
+  expect_edit_error(&demo, "(#in-loop? @hit))\n```\n", "(#in-loop? @hit))\n```\n```query\n(call) @hit\n```\n", 44, 1,
                     "more than one query block in '## Pattern'");
-  expect_edit_error("Each call copies.\n", "Each call copies.\n```query\n(call) @hit\n```\n", 16, 1,
+  expect_edit_error(&demo, "Each call copies.\n", "Each call copies.\n```query\n(call) @hit\n```\n", 16, 1,
                     "query block outside '## Pattern'");
-  expect_edit_error("\"tags\": [\"demo\"],", "\"check\": \"unsynchronized-timer\",", 39, 1,
+  expect_edit_error(&demo, "\"tags\": [\"demo\"],", "\"check\": \"unsynchronized-timer\",", 39, 1,
                     "rule has both a \"check\" and a '## Pattern' section");
 }
 
