@@ -154,8 +154,9 @@ int main(int argc, char **argv) {
   while (started < jobs && pthread_create(&threads[started], NULL, worker, &p) == 0) started++;
   if (started == 0) worker(&p);
   for (unsigned t = 0; t < started; t++) pthread_join(threads[t], NULL);
-  printf("parse_floor: %zu files, %llu bytes, %u threads, %zu unreadable\n", atomic_load(&p.parsed),
-         (unsigned long long)atomic_load(&p.bytes), started ? started : 1u, atomic_load(&p.unreadable));
+  printf("parse_floor: %zu files, %llu bytes, %u threads, %zu unreadable\n",
+         atomic_load(&p.parsed), (unsigned long long)atomic_load(&p.bytes),
+         started ? started : 1u, atomic_load(&p.unreadable));
   for (size_t i = 0; i < files.len; i++) free(files.items[i]);
   free(files.items);
   free(threads);
