@@ -1,8 +1,8 @@
 /* engine.c: lints files on a pool of worker threads, one file per task.
- * Owns: the per-file pipeline (load -> prefilter -> parse -> model -> match -> suppress -> frames
- *       and line hashes), the notifications for files skipped or cut short, the worker pool (each
- *       worker owns its parser and query cursor, reused across files) and the limit on how many
- *       large files are parsed at once.
+ * Owns: the per-file pipeline (load -> cache lookup -> prefilter -> parse -> model -> match ->
+ *       suppress -> frames and line hashes -> cache store), the notifications for files skipped
+ *       or cut short, the worker pool (each worker owns its parser and query cursor, reused
+ *       across files) and the limit on how many large files are parsed at once.
  * Not: choosing files, printing, exit status.
  * Threads: workers share only the frozen ruleset, matcher and prefilter, an atomic task index, and
  *          the large-file gate (mutex + condition variable). Each writes only its own result slot. */
@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "cache.h"
 #include "load.h"
 #include "model.h"
 #include "notebook.h"
@@ -164,8 +165,25 @@ static void lint_path(worker *w, const gl_walk_file *file, gl_file_result *out) 
     gl_source_free(&src);
     return;
   }
-  if (gl_notebook_is_path(file->path)) lint_notebook(w, &src, out);
+  bool notebook = gl_notebook_is_path(file->path);
+  gl_cache *cache = from_stdin ? NULL : opts->cache; /* an editor's unsaved text: not cached */
+  /* What the prefilter skips (as lint_source would) costs less to skip again than an entry
+   * costs to read and write; with no cache, lint_source makes the one check. */
+  if (cache && !notebook && opts->prefilter &&
+      !gl_prefilter_wants(w->sh->prefilter, src.bytes, src.len)) {
+    out->linted = true;
+    gl_source_free(&src);
+    return;
+  }
+  gl_hash128 content = {0, 0};
+  if (cache) content = gl_cache_content_hash(src.bytes, src.len, src.had_lone_cr);
+  if (cache && gl_cache_get(cache, file->path, content, out)) {
+    gl_source_free(&src);
+    return;
+  }
+  if (notebook) lint_notebook(w, &src, out);
   else lint_source(w, &src, out);
+  if (cache) gl_cache_put(cache, content, out);
   gl_source_free(&src);
 }
 
