@@ -3,7 +3,8 @@
  * Owns: the load-time validation of query rules (errors of every rule reported, each at its
  *       rule-file position) and freeing the matcher. Running it per file is match_run.c.
  * Not: parsing rule files (rules.c), evaluating predicates (predicate.c).
- * Threads: gl_match_new runs once before the workers start; the result is shared read-only. */
+ * Threads: gl_match_new runs before the workers start; a lazy matcher is compiled once, by the
+ *          first gl_match_ready, under its mutex (double-checked with an acquire/release flag). */
 #include <string.h>
 
 #include "match_impl.h"
@@ -170,30 +171,8 @@ static void sort_errors(gl_diag_list *errs, size_t from) {
   }
 }
 
-gl_matcher *gl_match_new(const gl_ruleset *set, const TSLanguage *lang, gl_diag_list *errs) {
-  size_t nerr = errs->len;
-  gl_matcher *m = gl_xcalloc(1, sizeof(*m));
-  rule_list rules = {0};
-  for (size_t i = 0; i < set->rules.len; i++) {
-    const gl_rule *r = set->rules.data[i];
-    if (r->enabled && r->query) gl_vec_push(&rules, r);
-  }
-  if (rules.len) {
-    gl_qtext qt;
-    m->query = build_query(&rules, lang, &qt, errs);
-    if (m->query) add_query_rules(m, &qt, set->models, errs);
-    gl_qtext_free(&qt);
-  }
-  gl_vec_free(&rules);
-  add_checks(m, set, errs);
-  if (errs->len == nerr) return m;
-  sort_errors(errs, nerr);
-  gl_match_free(m);
-  return NULL;
-}
-
-void gl_match_free(gl_matcher *m) {
-  if (!m) return;
+/* Frees what a compilation built, leaving m empty. */
+static void clear_compiled(gl_matcher *m) {
   for (size_t i = 0; i < m->patterns.len; i++)
     gl_preds_free(m->patterns.data[i].preds, m->patterns.data[i].npreds);
   for (size_t i = 0; i < m->rules.len; i++) gl_msg_free(&m->rules.data[i].msg);
@@ -201,5 +180,81 @@ void gl_match_free(gl_matcher *m) {
   gl_vec_free(&m->rules);
   gl_vec_free(&m->checks);
   if (m->query) ts_query_delete(m->query);
+  m->query = NULL;
+}
+
+/* Compiles the enabled rules of m->set into m (errors to errs); false when there was any, in
+ * which case m is left empty (no query, patterns, rules or checks). */
+static bool compile_all(gl_matcher *m, gl_diag_list *errs) {
+  size_t nerr = errs->len;
+  rule_list rules = {0};
+  for (size_t i = 0; i < m->set->rules.len; i++) {
+    const gl_rule *r = m->set->rules.data[i];
+    if (r->enabled && r->query) gl_vec_push(&rules, r);
+  }
+  if (rules.len) {
+    gl_qtext qt;
+    m->query = build_query(&rules, m->lang, &qt, errs);
+    if (m->query) add_query_rules(m, &qt, m->set->models, errs);
+    gl_qtext_free(&qt);
+  }
+  gl_vec_free(&rules);
+  add_checks(m, m->set, errs);
+  if (errs->len == nerr) return true;
+  sort_errors(errs, nerr);
+  clear_compiled(m);
+  return false;
+}
+
+static gl_matcher *matcher_alloc(const gl_ruleset *set, const TSLanguage *lang) {
+  gl_matcher *m = gl_xcalloc(1, sizeof(*m));
+  m->set = set;
+  m->lang = lang;
+  pthread_mutex_init(&m->lock, NULL);
+  atomic_init(&m->ready, false);
+  return m;
+}
+
+gl_matcher *gl_match_new(const gl_ruleset *set, const TSLanguage *lang, gl_diag_list *errs) {
+  gl_matcher *m = matcher_alloc(set, lang);
+  if (!compile_all(m, errs)) {
+    gl_match_free(m);
+    return NULL;
+  }
+  atomic_store_explicit(&m->ready, true, memory_order_release);
+  return m;
+}
+
+gl_matcher *gl_match_new_lazy(const gl_ruleset *set, const TSLanguage *lang) {
+  return matcher_alloc(set, lang);
+}
+
+bool gl_match_ready(const gl_matcher *cm) {
+  if (!cm) return false;
+  /* The one write to a shared matcher: m was allocated non-const by matcher_alloc. */
+  gl_matcher *m = (gl_matcher *)cm;
+  if (atomic_load_explicit(&m->ready, memory_order_acquire)) return m->errs.len == 0;
+  pthread_mutex_lock(&m->lock);
+  if (!atomic_load_explicit(&m->ready, memory_order_relaxed)) {
+    compile_all(m, &m->errs);
+    atomic_store_explicit(&m->ready, true, memory_order_release);
+  }
+  pthread_mutex_unlock(&m->lock);
+  return m->errs.len == 0;
+}
+
+bool gl_match_compiled(const gl_matcher *m) {
+  return m && atomic_load_explicit(&m->ready, memory_order_acquire);
+}
+
+const gl_diag_list *gl_match_errors(const gl_matcher *m) {
+  return gl_match_compiled(m) ? &m->errs : NULL;
+}
+
+void gl_match_free(gl_matcher *m) {
+  if (!m) return;
+  clear_compiled(m);
+  gl_vec_free(&m->errs);
+  pthread_mutex_destroy(&m->lock);
   free(m);
 }

@@ -5,8 +5,19 @@
  *       #host?, #type?, #from-device?, #loop-invariant?) with PCRE2 compiled once and JIT-compiled
  *       before sharing, mapping query errors back to rule-file positions, evaluating predicates,
  *       filling message placeholders, and calling built-in checks (src/checks/).
+ *       Compiling can be deferred (gl_match_new_lazy): ts_query_new costs about 0.9 ms per
+ *       pattern, so a run whose every file the prefilter skips must not pay for it.
  * Not: reading or parsing files, suppressions (suppress.c), severity (calibrate), printing.
- * Threads: a gl_matcher is built once and shared read-only; a gl_match_ctx belongs to one worker. */
+ * Threads: a gl_matcher is shared by the workers; a lazy one is compiled at most once, by the
+ *          first worker reaching gl_match_ready (under the matcher's mutex; the others wait for
+ *          it), and is read-only after that. A gl_match_ctx belongs to one worker.
+ * Eager or lazy: gl_match_new compiles at once and reports every error before linting; it is
+ *          what the tests, the rule documentation checker and any run with user rules (--rules
+ *          directories, which may also bring models that predicates are checked against) use,
+ *          since their errors must show even when no file is linted. gl_match_new_lazy is for runs
+ *          with only the built-in packs, which the unit and rule-docs tests compile eagerly (so
+ *          CI has validated them): its errors, should one ever appear, come from
+ *          gl_match_errors after the run, and no file gets a finding from a failed compile. */
 #ifndef GL_MATCH_H
 #define GL_MATCH_H
 
@@ -27,11 +38,27 @@ typedef struct gl_match_ctx gl_match_ctx;
 gl_matcher *gl_match_new(const gl_ruleset *set, const TSLanguage *lang, gl_diag_list *errs);
 void gl_match_free(gl_matcher *m);
 
+/* A matcher of the enabled rules of set (borrowed; must outlive it) that compiles nothing until
+ * the first gl_match_ready (gl_match_run calls it). Never NULL. */
+gl_matcher *gl_match_new_lazy(const gl_ruleset *set, const TSLanguage *lang);
+
+/* Compiles a lazy matcher if no thread has yet (thread-safe, once); true when the matcher compiled
+ * without error. An eager matcher is always ready. */
+bool gl_match_ready(const gl_matcher *m);
+
+/* True once the matcher has been compiled (eagerly, or lazily by gl_match_ready). */
+bool gl_match_compiled(const gl_matcher *m);
+
+/* A lazy matcher's compilation errors (file:line:column, sorted as gl_match_new sorts them), empty
+ * when it compiled cleanly; NULL while it has not been compiled. */
+const gl_diag_list *gl_match_errors(const gl_matcher *m);
+
 /* Per-worker state: query cursor (with match limit), PCRE2 match data and context. */
 gl_match_ctx *gl_match_ctx_new(const gl_matcher *m, uint32_t match_limit);
 void gl_match_ctx_free(gl_match_ctx *ctx);
 
-/* Appends the findings of every enabled rule to out->findings (messages filled, regions set,
+/* Compiles a lazy matcher first (gl_match_ready); when that failed, appends nothing.
+ * Appends the findings of every enabled rule to out->findings (messages filled, regions set,
  * snippet and line_hash left NULL), and a GL_NOTE_PARTIAL notification when the match limit was
  * exceeded. */
 void gl_match_run(gl_match_ctx *ctx, const gl_source *src, const TSTree *tree,

@@ -1,9 +1,13 @@
 /* match_impl.h: the layout of gl_matcher, shared by the two halves of the match stage:
  * match.c (building it at start-up) and match_run.c (running it per file).
  * Owns: nothing beyond the struct definitions; only match.c and match_run.c include it.
- * Threads: a built gl_matcher is read-only. */
+ * Threads: a gl_matcher is read-only once `ready`; before that only gl_match_ready (match.c) writes
+ *          it, under `lock`, once. */
 #ifndef GL_MATCH_IMPL_H
 #define GL_MATCH_IMPL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
 
 #include "checks/checks.h"
 #include "match.h"
@@ -27,6 +31,13 @@ typedef struct gl_mcheck {
 } gl_mcheck;
 
 struct gl_matcher {
+  /* The compilation (everything below `checks` included) is done by gl_match_new at once, or by
+   * gl_match_new_lazy's matcher on the first gl_match_ready: `ready` is set (release) after it. */
+  atomic_bool ready;
+  pthread_mutex_t lock;        /* held by the one thread compiling a lazy matcher */
+  const gl_ruleset *set;       /* borrowed: what a lazy matcher compiles */
+  const TSLanguage *lang;
+  gl_diag_list errs;           /* a lazy compilation's errors (empty for an eager matcher) */
   TSQuery *query;              /* the combined query; NULL when no enabled rule has one */
   uint32_t hit;                /* capture id of @hit */
   gl_vec(gl_mrule) rules;      /* query rules, in ruleset order */

@@ -5,7 +5,7 @@
  *       (rule, start byte, end byte) findings within a file, the notifications for a match limit
  *       or regex limit hit, and calling the built-in checks.
  * Not: building the matcher (match.c), suppressions, snippets and line hashes (engine.c).
- * Threads: a ctx belongs to one worker; the matcher is only read. */
+ * Threads: a ctx belongs to one worker; the matcher is only read (once gl_match_ready compiled it). */
 #include <string.h>
 
 #include "match_impl.h"
@@ -58,7 +58,7 @@ gl_match_ctx *gl_match_ctx_new(const gl_matcher *m, uint32_t match_limit) {
   pcre2_set_heap_limit(ctx->env.mctx, REGEX_HEAP_LIMIT_KIB);
   ctx->jit = pcre2_jit_stack_create(JIT_STACK_MIN, JIT_STACK_MAX, ctx->gctx);
   if (ctx->jit) pcre2_jit_stack_assign(ctx->env.mctx, NULL, ctx->jit);
-  ctx->regex_noted = gl_xcalloc(m && m->rules.len ? m->rules.len : 1, sizeof(bool));
+  /* regex_noted is sized by the compiled rules: allocated by the first gl_match_run. */
   return ctx;
 }
 
@@ -130,7 +130,9 @@ static void begin_file(gl_match_ctx *ctx, const gl_source *src, const gl_model *
     ctx->gen = 1;
   }
   ctx->seen_used = 0;
-  memset(ctx->regex_noted, 0, (ctx->m->rules.len ? ctx->m->rules.len : 1) * sizeof(bool));
+  size_t nrules = ctx->m->rules.len ? ctx->m->rules.len : 1;
+  if (!ctx->regex_noted) ctx->regex_noted = gl_xcalloc(nrules, sizeof(bool));
+  else memset(ctx->regex_noted, 0, nrules * sizeof(bool));
   ctx->env.src = src;
   ctx->env.model = model;
 }
@@ -208,6 +210,7 @@ static void run_checks(gl_match_ctx *ctx, const TSTree *tree, gl_file_result *ou
 void gl_match_run(gl_match_ctx *ctx, const gl_source *src, const TSTree *tree,
                   const gl_model *model, gl_file_result *out) {
   if (!ctx || !ctx->m || !src || !tree || !out) return;
+  if (!gl_match_ready(ctx->m)) return;
   begin_file(ctx, src, model);
   if (ctx->m->query) run_query(ctx, tree, out);
   run_checks(ctx, tree, out);
