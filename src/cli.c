@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/report.h"
+#include "shard.h"
 
 #define GL_DEFAULT_MAX_FILE_BYTES (4u << 20)
 #define GL_DEFAULT_PARSE_TIMEOUT_MS 5000
@@ -16,7 +17,7 @@ typedef enum opt_id {
   OPT_RULES, OPT_JOBS, OPT_EXCLUDE, OPT_MAX_FILE_SIZE, OPT_PARSE_TIMEOUT, OPT_NO_PREFILTER,
   OPT_NO_GITIGNORE, OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_EVIDENCE, OPT_STDIN_FILENAME,
   OPT_SARIF_CATEGORY, OPT_BASELINE, OPT_ADD_NOQA, OPT_CONFIG, OPT_ISOLATED, OPT_SHOW_SETTINGS,
-  OPT_GITIGNORE,
+  OPT_GITIGNORE, OPT_SHARD,
 } opt_id;
 
 typedef struct opt_def {
@@ -45,6 +46,7 @@ static const opt_def options[] = {
     {"config", 0, true, OPT_CONFIG},         {"isolated", 0, false, OPT_ISOLATED},
     {"show-settings", 0, true, OPT_SHOW_SETTINGS},
     {"respect-gitignore", 0, false, OPT_GITIGNORE},
+    {"shard", 0, true, OPT_SHARD},
 };
 
 /* Appends the comma-separated, non-empty items of value to v. */
@@ -98,6 +100,24 @@ static int set_category(gl_cli *cli, const char *v, gl_diag *err) {
   return 0;
 }
 
+/* --shard I/N: two decimal numbers, 1 <= I <= N <= GL_SHARD_MAX, nothing else. */
+static int set_shard(gl_cli *cli, const char *v, gl_diag *err) {
+  unsigned long i = 0, n = 0;
+  const char *p = v;
+  bool ok = *p >= '1' && *p <= '9';
+  while (ok && *p >= '0' && *p <= '9' && i <= GL_SHARD_MAX) i = i * 10 + (unsigned long)(*p++ - '0');
+  ok = ok && *p++ == '/' && *p >= '1' && *p <= '9';
+  while (ok && *p >= '0' && *p <= '9' && n <= GL_SHARD_MAX) n = n * 10 + (unsigned long)(*p++ - '0');
+  if (!ok || *p || n > GL_SHARD_MAX || i > n) {
+    gl_diag_set(err, NULL, 0, 0, "option '--shard' takes I/N with 1 <= I <= N <= %d, got '%s'",
+                GL_SHARD_MAX, v);
+    return GL_EINVAL;
+  }
+  cli->shard_index = (unsigned)i;
+  cli->shard_count = (unsigned)n;
+  return 0;
+}
+
 static int set_stdin_filename(gl_cli *cli, const char *v, gl_diag *err) {
   if (!v[0]) {
     gl_diag_set(err, NULL, 0, 0, "option '--stdin-filename' needs a non-empty path");
@@ -113,6 +133,7 @@ static int apply_value(gl_cli *cli, const opt_def *o, const char *v, gl_diag *er
   switch (o->id) {
     case OPT_STDIN_FILENAME: return set_stdin_filename(cli, v, err);
     case OPT_SARIF_CATEGORY: return set_category(cli, v, err);
+    case OPT_SHARD: return set_shard(cli, v, err);
     case OPT_FORMAT:
       cli->format = gl_report_format_parse(v);
       if (cli->format < 0) {
@@ -254,6 +275,7 @@ static bool take_subcommand(gl_cli *cli, const char *arg) {
   if (strcmp(arg, "check") == 0) return true;
   if (strcmp(arg, "rules") == 0) { cli->cmd = GL_CMD_RULES; return true; }
   if (strcmp(arg, "rule") == 0) { cli->cmd = GL_CMD_RULE; return true; }
+  if (strcmp(arg, "merge") == 0) { cli->cmd = GL_CMD_MERGE; return true; }
   if (strcmp(arg, "help") == 0) { cli->cmd = GL_CMD_HELP; return true; }
   if (strcmp(arg, "version") == 0) { cli->cmd = GL_CMD_VERSION; return true; }
   return false;
@@ -267,6 +289,9 @@ static int check_positionals(gl_cli *cli, gl_diag *err) {
     }
     cli->rule_id = cli->paths.data[0];
     cli->paths.len = 0;
+  } else if (cli->cmd == GL_CMD_MERGE && !cli->paths.len) {
+    gl_diag_set(err, NULL, 0, 0, "'gpulint merge' needs at least one SARIF log");
+    return GL_EINVAL;
   } else if (cli->cmd == GL_CMD_RULES && cli->paths.len) {
     gl_diag_set(err, NULL, 0, 0, "'gpulint rules' takes no paths");
     return GL_EINVAL;

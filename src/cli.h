@@ -1,6 +1,7 @@
 /* cli.h: the command line of gpulint, parsed into options.
  * Owns: the option table, `--opt value` / `--opt=value` forms, comma-separated lists, number and
- *       size parsing, subcommands (`check` (default), `rule ID`, `rules`, `help`, `version`).
+ *       size parsing, subcommands (`check` (default), `rule ID`, `rules`, `merge FILE...`,
+ *       `help`, `version`), --shard I/N.
  * Not: printing (main.c prints the help text and errors), acting on the options.
  * Threads: main thread only. */
 #ifndef GL_CLI_H
@@ -16,6 +17,7 @@
 typedef enum gl_cmd {
   GL_CMD_CHECK, GL_CMD_RULE, GL_CMD_RULES, GL_CMD_HELP, GL_CMD_VERSION,
   GL_CMD_SHOW_SETTINGS,      /* --show-settings PATH */
+  GL_CMD_MERGE,              /* `merge FILE...`: the SARIF logs are in paths; -o the output */
 } gl_cmd;
 typedef enum gl_color { GL_COLOR_AUTO, GL_COLOR_ALWAYS, GL_COLOR_NEVER } gl_color;
 
@@ -52,6 +54,8 @@ typedef struct gl_cli {
   char *config;              /* --config FILE (a gpulint.toml or pyproject.toml), or NULL */
   bool isolated;             /* --isolated: no configuration file at all; not with --config */
   char *show_settings;       /* --show-settings PATH (cmd GL_CMD_SHOW_SETTINGS), or NULL */
+  unsigned shard_index;      /* --shard I/N: I (1..N), or 0 when not given */
+  unsigned shard_count;      /* N (1..GL_SHARD_MAX), or 0 when not given */
 } gl_cli;
 
 /* Parses argv into cli (defaults first). Returns 0, or GL_EINVAL with err saying what is wrong

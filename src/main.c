@@ -25,6 +25,8 @@
 #include "report/output.h"
 #include "report/report.h"
 #include "rules.h"
+#include "sarif_merge.h"
+#include "shard.h"
 #include "walk.h"
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_ERROR = 2 };
@@ -369,6 +371,8 @@ static int cmd_check(const gl_cli *cli, const gl_config *cfg, bool no_default_ex
     gl_evidence_free(evidence);
     return EXIT_ERROR;
   }
+  gl_run run = {0};
+  run.srcroot = find_srcroot(cli);
   gl_walk_opts wopts = {(const char *const *)cli->excludes.data, cli->excludes.len,
                         cli->respect_gitignore, no_default_excludes};
   gl_walk_result walked = {0};
@@ -377,6 +381,10 @@ static int cmd_check(const gl_cli *cli, const gl_config *cfg, bool no_default_ex
   else
     gl_walk((const char *const *)cli->paths.data, cli->paths.len, &wopts, &walked);
   print_diags(&walked.errors);
+  if (cli->shard_count) { /* the walk is the same on every runner; each keeps its part */
+    gl_shard_filter_files(&walked, run.srcroot, cli->shard_index, cli->shard_count);
+    gl_shard_filter_baseline(baseline, cli->shard_index, cli->shard_count);
+  }
 
   gl_engine_opts eopts = {.jobs = cli->jobs, .max_file_bytes = cli->max_file_bytes,
                           .parse_timeout_ms = cli->parse_timeout_ms, .prefilter = cli->prefilter};
@@ -384,8 +392,6 @@ static int cmd_check(const gl_cli *cli, const gl_config *cfg, bool no_default_ex
   /* An excluded --stdin-filename lints nothing, but its input is still read, so an editor
    * writing it never meets a closed pipe. */
   if (cli->stdin_filename && !walked.files.len && !walked.errors.len) gl_load_drain(STDIN_FILENO);
-  gl_run run = {0};
-  run.srcroot = find_srcroot(cli);
   gl_engine_run(walked.files.data, walked.files.len, set, matcher, &eopts, &run);
   const gl_diag_list *lazy_errs = gl_match_errors(matcher);
   if (lazy_errs && lazy_errs->len) { /* a lazily compiled rule failed: as if found at start-up */
@@ -472,7 +478,38 @@ static int cmd_show_settings(const gl_cli *cli, const gl_config *cfg, const gl_r
   return fflush(stdout) == 0 ? EXIT_CLEAN : EXIT_ERROR;
 }
 
+/* `gpulint merge FILE...`: one SARIF log of the shards' logs, written atomically to -o. */
+static int cmd_merge(const gl_cli *cli) {
+  gl_diag err = {0};
+  size_t dropped = 0;
+  char *text = gl_sarif_merge((const char *const *)cli->paths.data, cli->paths.len, &dropped, &err);
+  if (!text) {
+    print_diag(&err);
+    return EXIT_ERROR;
+  }
+  if (dropped && !cli->quiet)
+    fprintf(stderr, "gpulint: warning: SARIF output left out %zu results: GitHub code scanning "
+            "accepts at most %d per run, so the first %d in output order were kept\n", dropped,
+            GL_SARIF_MAX_RESULTS, GL_SARIF_MAX_RESULTS);
+  gl_output out;
+  int status = EXIT_CLEAN;
+  if (gl_output_open(&out, cli->output) != 0) {
+    print_diag(&out.err);
+    status = EXIT_ERROR;
+  } else {
+    fputs(text, gl_output_stream(&out)); /* a write error shows in the commit's flush */
+    if (gl_output_commit(&out) != 0) {
+      print_diag(&out.err);
+      gl_output_abort(&out);
+      status = EXIT_ERROR;
+    }
+  }
+  free(text);
+  return status;
+}
+
 static int run_command(gl_cli *cli, int argc, char **argv) {
+  if (cli->cmd == GL_CMD_MERGE) return cmd_merge(cli);
   if (cli->cmd == GL_CMD_HELP) {
     fputs(help_text, stdout);
     return EXIT_CLEAN;

@@ -10,7 +10,7 @@ fi
 mkdir -p "$dir" && rm -f "$dir/evidence.json"
 "$writer" "$dir/evidence.json" || { echo "FAIL: probe_json_writer exited $?"; exit 1; }
 : > "$dir/empty.py"
-"$gpulint" --evidence "$dir/evidence.json" "$dir/empty.py"
+"$gpulint" --no-cache --evidence "$dir/evidence.json" "$dir/empty.py"
 rc=$?
 if [ "$rc" -ne 0 ]; then
   echo "FAIL: gpulint --evidence exited $rc on the probe writer's evidence file"

@@ -2,6 +2,7 @@
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -170,6 +171,48 @@ static void test_baseline(void **state) {
   gl_cli_free(&cli);
 }
 
+static void test_shard(void **state) {
+  gl_cli cli;
+  gl_diag err = {0};
+  assert_int_equal(PARSE(&cli, &err, "src"), 0);
+  assert_int_equal(cli.shard_count, 0);
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--shard", "3/7", "src"), 0);
+  assert_int_equal(cli.shard_index, 3);
+  assert_int_equal(cli.shard_count, 7);
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--shard=1024/1024"), 0);
+  assert_int_equal(cli.shard_index, 1024);
+  gl_cli_free(&cli);
+  const char *bad[] = {"0/3", "4/3", "1/1025", "1/0", "1/", "/3", "01/3", "1/3x", "-1/3", "1//3",
+                       "99999999999999999999/3", " 1/3", ""};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char expect[160];
+    snprintf(expect, sizeof expect, "option '--shard' takes I/N with 1 <= I <= N <= 1024, got '%s'", bad[i]);
+    assert_int_equal(PARSE(&cli, &err, "--shard", (char *)bad[i]), GL_EINVAL);
+    assert_string_equal(err.msg, expect);
+    gl_cli_free(&cli);
+  }
+}
+
+static void test_merge(void **state) {
+  gl_cli cli;
+  gl_diag err = {0};
+  assert_int_equal(PARSE(&cli, &err, "merge", "a.sarif", "b.sarif", "-o", "all.sarif"), 0);
+  assert_int_equal(cli.cmd, GL_CMD_MERGE);
+  assert_int_equal(cli.paths.len, 2);
+  assert_string_equal(cli.paths.data[1], "b.sarif");
+  assert_string_equal(cli.output, "all.sarif");
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "merge", "-o", "-"), GL_EINVAL);
+  assert_string_equal(err.msg, "'gpulint merge' needs at least one SARIF log");
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "src", "merge"), 0); /* only the first word is a command */
+  assert_int_equal(cli.cmd, GL_CMD_CHECK);
+  assert_int_equal(cli.paths.len, 2);
+  gl_cli_free(&cli);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_defaults),
@@ -180,6 +223,8 @@ int main(void) {
       cmocka_unit_test(test_stdin_filename),
       cmocka_unit_test(test_sarif_category),
       cmocka_unit_test(test_baseline),
+      cmocka_unit_test(test_shard),
+      cmocka_unit_test(test_merge),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,4 +1,5 @@
-/* test_prefilter.c: trigger words decide whether a file is parsed at all. */
+/* test_prefilter.c: trigger words decide whether a file is parsed at all; the quick rejections of
+ * the scanner (first byte, length) never hide a trigger. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -80,8 +81,30 @@ static void test_binary_bytes(void **state) {
   destroy(&f);
 }
 
+/* The quick rejections (first byte, length) never hide a trigger: near misses on each side. */
+static void test_first_byte_and_length_filters(void **state) {
+  (void)state;
+  fixture f;
+  make(&f, true);
+  gl_prefilter *pf = gl_prefilter_new(&f.set);
+  assert_false(wants(pf, "wars = 1\n"));                  /* first byte and length of warp */
+  assert_false(wants(pf, "torcH nvpro nvprofs\n"));       /* one off in case or length */
+  assert_false(wants(pf, "xtorch = torc + orch\n"));
+  assert_true(wants(pf, "a.b(c)[d] + torch\n"));          /* after many short rejected words */
+  assert_true(wants(pf, "_ = 1;nvprof"));                  /* last word of the buffer */
+  char big[200];
+  memset(big, 'w', sizeof(big) - 1);                      /* 199-byte word starting with 'w' */
+  big[sizeof(big) - 1] = '\0';
+  assert_false(wants(pf, big));
+  memcpy(big + 190, " warp ", 6);                       /* then "www" */
+  assert_true(wants(pf, big));
+  gl_prefilter_free(pf);
+  destroy(&f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_first_byte_and_length_filters),
       cmocka_unit_test(test_whole_words),
       cmocka_unit_test(test_enabled_packs_only),
       cmocka_unit_test(test_no_triggers_means_no_filter),
