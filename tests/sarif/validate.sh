@@ -5,7 +5,9 @@
 # properties, run properties.evidence), and once with --baseline of the first log after editing
 # the input (baselineState new / unchanged, and absent results copied from the baseline), then
 # validates each log with the SARIF multitool (errors AND warnings of rule kinds Sarif and Gh count) and with the
-# SARIF 2.1.0 JSON schema shipped in the multitool package. Exit 77 = validator missing (skip).
+# SARIF 2.1.0 JSON schema shipped in the multitool package; also --shard I/N for N = 1, 2, 3, 7:
+# the shards' findings together equal the unsharded run's, and `gpulint merge` of their logs equals
+# the unsharded log byte for byte (one merged log is validated too). Exit 77 = validator missing (skip).
 set -u
 gpulint=$1; repo=$2
 tool=${GL_SARIF_MULTITOOL:-$repo/.tools/node_modules/@microsoft/sarif-multitool-linux/Sarif.Multitool}
@@ -24,6 +26,24 @@ evidence=$repo/tests/fixtures/evidence
 (cd "$tmp/src" && git init -q . && "$gpulint" --select ALL --sarif-category gpulint/py --format sarif -o "$tmp/run.sarif" . )
 rc=$?
 if [ $rc -ne 1 ]; then echo "FAIL: gpulint exited $rc, expected 1 (findings)"; exit 1; fi
+# --shard I/N over the same files: for N = 1, 2, 3, 7 the shards' text findings together are the
+# unsharded run's, and `gpulint merge` of their SARIF logs is the unsharded log byte for byte
+# (the N = 3 merge is validated below as run-merged).
+(cd "$tmp/src" && "$gpulint" --select ALL -q --format concise . | sort >"$tmp/all.txt")
+for n in 1 2 3 7; do
+  logs=()
+  for i in $(seq 1 $n); do
+    (cd "$tmp/src" && "$gpulint" --select ALL --sarif-category gpulint/py -q --format sarif --shard $i/$n \
+       -o "$tmp/shard-$i.sarif" .; "$gpulint" --select ALL -q --format concise --shard $i/$n .)
+  done | sort >"$tmp/union.txt"
+  for i in $(seq 1 $n); do logs+=("$tmp/shard-$i.sarif"); done
+  cmp -s "$tmp/all.txt" "$tmp/union.txt" || { echo "FAIL: --shard I/$n findings differ from the unsharded run"; exit 1; }
+  "$gpulint" merge "${logs[@]}" -o "$tmp/run-merged.sarif" || { echo "FAIL: gpulint merge of $n shards"; exit 1; }
+  cmp "$tmp/run.sarif" "$tmp/run-merged.sarif" || { echo "FAIL: merged $n shards differ from the unsharded log"; exit 1; }
+  [ $n = 3 ] && cp "$tmp/run-merged.sarif" "$tmp/run-merged-3.sarif"
+done
+mv "$tmp/run-merged-3.sarif" "$tmp/run-merged.sarif"
+echo "shards: N = 1, 2, 3, 7 give the unsharded findings and log ($(wc -l <"$tmp/all.txt") findings)"
 (cd "$tmp/src" && "$gpulint" --select ALL --rules "$evidence/pack" --evidence "$evidence/h200.json" -q \
    --format sarif -o "$tmp/run-evidence.sarif" . )
 rc=$?
@@ -48,7 +68,7 @@ for gh in GH1001 GH1002 GH1003 GH1004 GH1005 GH1006 GH1007; do
 done
 PY3=/usr/bin/python3; [ -x "$PY3" ] || PY3=python3
 status=0
-for log in run run-evidence run-baseline; do
+for log in run run-evidence run-baseline run-merged; do
 echo "== $log.sarif"
 "$tool" validate "$tmp/$log.sarif" --rule-kind "Sarif;Gh" -c "$tmp/config.xml" -o "$tmp/validation-$log.sarif" \
   >"$tmp/validate.out" 2>&1

@@ -1,0 +1,4 @@
+import cupy as cp
+
+for batch in batches:
+    total += cp.asnumpy(batch).sum()

@@ -1,0 +1,2 @@
+import cuspatial
+import cuxfilter
