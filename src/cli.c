@@ -17,7 +17,7 @@ typedef enum opt_id {
   OPT_RULES, OPT_JOBS, OPT_EXCLUDE, OPT_MAX_FILE_SIZE, OPT_PARSE_TIMEOUT, OPT_NO_PREFILTER,
   OPT_NO_GITIGNORE, OPT_COLOR, OPT_QUIET, OPT_HELP, OPT_VERSION, OPT_EVIDENCE, OPT_STDIN_FILENAME,
   OPT_SARIF_CATEGORY, OPT_BASELINE, OPT_ADD_NOQA, OPT_CONFIG, OPT_ISOLATED, OPT_SHOW_SETTINGS,
-  OPT_GITIGNORE, OPT_SHARD,
+  OPT_GITIGNORE, OPT_NO_CACHE, OPT_CACHE_DIR, OPT_SHARD,
 } opt_id;
 
 typedef struct opt_def {
@@ -46,6 +46,7 @@ static const opt_def options[] = {
     {"config", 0, true, OPT_CONFIG},         {"isolated", 0, false, OPT_ISOLATED},
     {"show-settings", 0, true, OPT_SHOW_SETTINGS},
     {"respect-gitignore", 0, false, OPT_GITIGNORE},
+    {"no-cache", 0, false, OPT_NO_CACHE},   {"cache-dir", 0, true, OPT_CACHE_DIR},
     {"shard", 0, true, OPT_SHARD},
 };
 
@@ -118,6 +119,16 @@ static int set_shard(gl_cli *cli, const char *v, gl_diag *err) {
   return 0;
 }
 
+static int set_cache_dir(gl_cli *cli, const char *v, gl_diag *err) {
+  if (!v[0]) {
+    gl_diag_set(err, NULL, 0, 0, "option '--cache-dir' needs a non-empty path");
+    return GL_EINVAL;
+  }
+  free(cli->cache_dir);
+  cli->cache_dir = gl_xstrdup(v);
+  return 0;
+}
+
 static int set_stdin_filename(gl_cli *cli, const char *v, gl_diag *err) {
   if (!v[0]) {
     gl_diag_set(err, NULL, 0, 0, "option '--stdin-filename' needs a non-empty path");
@@ -133,6 +144,7 @@ static int apply_value(gl_cli *cli, const opt_def *o, const char *v, gl_diag *er
   switch (o->id) {
     case OPT_STDIN_FILENAME: return set_stdin_filename(cli, v, err);
     case OPT_SARIF_CATEGORY: return set_category(cli, v, err);
+    case OPT_CACHE_DIR: return set_cache_dir(cli, v, err);
     case OPT_SHARD: return set_shard(cli, v, err);
     case OPT_FORMAT:
       cli->format = gl_report_format_parse(v);
@@ -196,6 +208,7 @@ static void apply_flag(gl_cli *cli, opt_id id) {
     case OPT_EXIT_ZERO: cli->exit_zero = true; break;
     case OPT_ADD_NOQA: cli->add_noqa = true; break;
     case OPT_NO_PREFILTER: cli->prefilter = false; break;
+    case OPT_NO_CACHE: cli->no_cache = true; break;
     case OPT_NO_GITIGNORE: cli->respect_gitignore = false; cli->respect_gitignore_set = true; break;
     case OPT_GITIGNORE: cli->respect_gitignore = true; cli->respect_gitignore_set = true; break;
     case OPT_ISOLATED: cli->isolated = true; break;
@@ -275,6 +288,7 @@ static bool take_subcommand(gl_cli *cli, const char *arg) {
   if (strcmp(arg, "check") == 0) return true;
   if (strcmp(arg, "rules") == 0) { cli->cmd = GL_CMD_RULES; return true; }
   if (strcmp(arg, "rule") == 0) { cli->cmd = GL_CMD_RULE; return true; }
+  if (strcmp(arg, "clean") == 0) { cli->cmd = GL_CMD_CLEAN; return true; }
   if (strcmp(arg, "merge") == 0) { cli->cmd = GL_CMD_MERGE; return true; }
   if (strcmp(arg, "help") == 0) { cli->cmd = GL_CMD_HELP; return true; }
   if (strcmp(arg, "version") == 0) { cli->cmd = GL_CMD_VERSION; return true; }
@@ -282,6 +296,10 @@ static bool take_subcommand(gl_cli *cli, const char *arg) {
 }
 
 static int check_positionals(gl_cli *cli, gl_diag *err) {
+  if (cli->cmd == GL_CMD_CLEAN && cli->paths.len) {
+    gl_diag_set(err, NULL, 0, 0, "'gpulint clean' takes no paths, got '%s'", cli->paths.data[0]);
+    return GL_EINVAL;
+  }
   if (cli->cmd == GL_CMD_RULE) {
     if (cli->paths.len != 1) {
       gl_diag_set(err, NULL, 0, 0, "'gpulint rule' takes exactly one rule id or name");
@@ -357,7 +375,8 @@ void gl_cli_free(gl_cli *cli) {
   free(cli->sarif_category);
   free(cli->config);
   free(cli->show_settings);
-  cli->config = cli->show_settings = NULL;
+  free(cli->cache_dir);
+  cli->config = cli->show_settings = cli->cache_dir = NULL;
   cli->output = cli->rule_id = cli->evidence = cli->stdin_filename = cli->sarif_category =
       cli->baseline = NULL;
 }

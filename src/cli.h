@@ -17,6 +17,7 @@
 typedef enum gl_cmd {
   GL_CMD_CHECK, GL_CMD_RULE, GL_CMD_RULES, GL_CMD_HELP, GL_CMD_VERSION,
   GL_CMD_SHOW_SETTINGS,      /* --show-settings PATH */
+  GL_CMD_CLEAN,              /* `clean`: remove the project's result cache */
   GL_CMD_MERGE,              /* `merge FILE...`: the SARIF logs are in paths; -o the output */
 } gl_cmd;
 typedef enum gl_color { GL_COLOR_AUTO, GL_COLOR_ALWAYS, GL_COLOR_NEVER } gl_color;
@@ -54,6 +55,9 @@ typedef struct gl_cli {
   char *config;              /* --config FILE (a gpulint.toml or pyproject.toml), or NULL */
   bool isolated;             /* --isolated: no configuration file at all; not with --config */
   char *show_settings;       /* --show-settings PATH (cmd GL_CMD_SHOW_SETTINGS), or NULL */
+  bool no_cache;             /* --no-cache: neither read nor write the result cache */
+  char *cache_dir;           /* --cache-dir DIR (non-empty), or NULL for the project's
+                                .gpulint_cache; the last wins */
   unsigned shard_index;      /* --shard I/N: I (1..N), or 0 when not given */
   unsigned shard_count;      /* N (1..GL_SHARD_MAX), or 0 when not given */
 } gl_cli;
