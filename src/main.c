@@ -14,6 +14,7 @@
 
 #include "addnoqa.h"
 #include "baseline.h"
+#include "cache.h"
 #include "calibrate.h"
 #include "cli.h"
 #include "config.h"
@@ -40,6 +41,7 @@ static const char help_text[] =
     "  gpulint rule ID|NAME             print a rule's documentation\n"
     "  gpulint rules [--format json]    list every rule\n"
     "  gpulint merge FILE... [-o OUT]   merge the SARIF logs of --shard runs into one\n"
+    "  gpulint clean                    remove the result cache\n"
     "\n"
     "Directories are searched for *.py and *.ipynb files (notebooks: code cells, magics\n"
     "blanked); .gitignore is respected inside git work trees; .git, .venv, venv, __pycache__,\n"
@@ -140,6 +142,16 @@ static const char help_text[] =
     "                         is not linted (exit 0,\n"
     "                         input still read). No PATH arguments with it. Reads to the end\n"
     "                         of input (on a terminal, until Ctrl-D); --max-file-size applies\n"
+    "\n"
+    "Cache:\n"
+    "  Results are kept per file in .gpulint_cache/ at the project root (the directory\n"
+    "  of the configuration file, else the git top level holding the current directory,\n"
+    "  else the current directory), keyed by the file's path and bytes, the rules,\n"
+    "  settings, evidence and gpulint build: a warm run reads them instead of linting.\n"
+    "  Never with --stdin-filename. .gpulint_cache holds a .gitignore and CACHEDIR.TAG\n"
+    "  --no-cache             neither read nor write the cache\n"
+    "  --cache-dir DIR        keep the cache in DIR instead\n"
+    "  gpulint clean          remove the cache (prints what it removed; exit 0)\n"
     "\n"
     "Suppressing findings:\n"
     "  x = y.get()  # noqa: GPU201         one rule on this line (several: GPU201, GPU202)\n"
@@ -363,6 +375,85 @@ static int add_noqa(const gl_run *run) {
   return status;
 }
 
+/* The result cache's directory: --cache-dir, else .gpulint_cache in the project root: the
+ * configuration file's directory, else the git work tree holding the current directory, else the
+ * current directory (as Ruff finds it). */
+static char *cache_dir_of(const gl_cli *cli, const gl_config *cfg) {
+  if (cli->cache_dir) return gl_xstrdup(cli->cache_dir);
+  char *root = NULL;
+  if (cfg) {
+    root = gl_xstrdup(cfg->dir);
+  } else {
+    git_libgit2_init();
+    root = git_top(".");
+    git_libgit2_shutdown();
+  }
+  if (!root) root = gl_xstrdup(".");
+  size_t n = strlen(root) + sizeof("/" GL_CACHE_DIRNAME);
+  char *dir = gl_xmalloc(n);
+  snprintf(dir, n, "%s/%s", root, GL_CACHE_DIRNAME);
+  free(root);
+  return dir;
+}
+
+/* The run key: what besides a file's bytes and path changes what the engine finds in it. */
+static gl_hash128 run_key(const gl_cli *cli, const gl_ruleset *set, const gl_engine_opts *eo) {
+  gl_cache_keybuf kb = {0};
+  gl_cache_key_add(&kb, "version", GL_VERSION, strlen(GL_VERSION));
+  gl_cache_key_self(&kb);
+  gl_cache_key_ruleset(&kb, set);
+  for (size_t i = 0; i < cli->rules_dirs.len; i++) gl_cache_key_models_dir(&kb, cli->rules_dirs.data[i]);
+  if (cli->evidence) gl_cache_key_file(&kb, "evidence", cli->evidence);
+  const uint64_t engine[4] = {eo->max_file_bytes, eo->parse_timeout_ms, eo->match_limit, eo->prefilter};
+  gl_cache_key_add(&kb, "engine", engine, sizeof(engine));
+  gl_hash128 key = gl_hash128_of(kb.data, kb.len, 0);
+  gl_vec_free(&kb);
+  return key;
+}
+
+static void warn_cache(const gl_diag *d) {
+  char *safe = gl_report_safe_text(d->msg, strlen(d->msg));
+  fprintf(stderr, "gpulint: warning: %s; results are not cached\n", safe);
+  free(safe);
+}
+
+/* Opens the result cache, or NULL (--no-cache, --stdin-filename, or a warning when the directory
+ * cannot be written: the run goes on without it). */
+static gl_cache *open_cache(const gl_cli *cli, const gl_config *cfg, const gl_ruleset *set,
+                            const gl_engine_opts *eo) {
+  if (cli->no_cache || cli->stdin_filename) return NULL;
+  char *dir = cache_dir_of(cli, cfg);
+  gl_diag err = {0};
+  gl_cache *cache = gl_cache_open(dir, run_key(cli, set, eo), set, &err);
+  free(dir);
+  if (!cache && !cli->quiet) warn_cache(&err);
+  return cache;
+}
+
+static void close_cache(gl_cache *cache, bool quiet) {
+  gl_diag err = {0};
+  if (gl_cache_close(cache, &err) && !quiet) warn_cache(&err);
+}
+
+/* `gpulint clean`: removes the project's cache directory and says what it removed. */
+static int cmd_clean(const gl_cli *cli, const gl_config *cfg) {
+  char *dir = cache_dir_of(cli, cfg);
+  size_t removed = 0;
+  bool existed = false;
+  gl_diag err = {0};
+  int rc = gl_cache_clean(dir, &removed, &existed, &err);
+  char *safe = gl_report_safe_text(dir, strlen(dir));
+  free(dir);
+  if (rc == 0 && existed)
+    printf("Removed the cache at %s (%zu file%s)\n", safe, removed, removed == 1 ? "" : "s");
+  else if (rc == 0)
+    printf("No cache at %s\n", safe);
+  free(safe);
+  if (rc != 0) print_diag(&err);
+  if (fflush(stdout) != 0) rc = GL_EIO;
+  return rc == 0 ? EXIT_CLEAN : EXIT_ERROR;
+}
+
 /* Lints, writes the report, and returns the exit status. */
 static int cmd_check(const gl_cli *cli, const gl_config *cfg, bool no_default_excludes,
                      const gl_ruleset *set, const gl_matcher *matcher) {
@@ -397,7 +488,9 @@ static int cmd_check(const gl_cli *cli, const gl_config *cfg, bool no_default_ex
   /* An excluded --stdin-filename lints nothing, but its input is still read, so an editor
    * writing it never meets a closed pipe. */
   if (cli->stdin_filename && !walked.files.len && !walked.errors.len) gl_load_drain(STDIN_FILENO);
+  eopts.cache = open_cache(cli, cfg, set, &eopts);
   gl_engine_run(walked.files.data, walked.files.len, set, matcher, &eopts, &run);
+  close_cache(eopts.cache, cli->quiet);
   const gl_diag_list *lazy_errs = gl_match_errors(matcher);
   if (lazy_errs && lazy_errs->len) { /* a lazily compiled rule failed: as if found at start-up */
     print_diags(lazy_errs);
@@ -527,6 +620,11 @@ static int run_command(gl_cli *cli, int argc, char **argv) {
   gl_config *cfg = load_config(cli, &bad_config);
   if (bad_config) return EXIT_ERROR;
   gl_config_apply(cfg, cli, &no_default_excludes);
+  if (cli->cmd == GL_CMD_CLEAN) {
+    int st = cmd_clean(cli, cfg);
+    gl_config_free(cfg);
+    return st;
+  }
   gl_matcher *matcher = NULL;
   gl_ruleset *set = load_rules(cli, cfg, &matcher);
   if (!set) {
