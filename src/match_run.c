@@ -135,6 +135,10 @@ static void begin_file(gl_match_ctx *ctx, const gl_source *src, const gl_model *
   else memset(ctx->regex_noted, 0, nrules * sizeof(bool));
   ctx->env.src = src;
   ctx->env.model = model;
+  if (++ctx->env.memo_gen == 0) {   /* wrapped: forget every remembered resolution */
+    memset(ctx->env.memo, 0, sizeof(ctx->env.memo));
+    ctx->env.memo_gen = 1;
+  }
 }
 
 /* ---- query findings ---------------------------------------------------------------------- */

@@ -289,10 +289,34 @@ static bool regex_finds(gl_pred_env *env, const pcre2_code *re, const char *s, s
   return false;
 }
 
-static bool resolves(gl_pred_env *env, TSNode n, uint32_t *len) {
+static bool resolve_now(gl_pred_env *env, TSNode n, uint32_t *len) {
   if (!env->model || !gl_model_resolve(env->model, n, env->qbuf, sizeof(env->qbuf))) return false;
   *len = (uint32_t)strlen(env->qbuf);
   return true;
+}
+
+/* gl_model_resolve of n into env->qbuf, remembered per file (a name too long for a slot is
+ * resolved again each time). */
+static bool resolves(gl_pred_env *env, TSNode n, uint32_t *len) {
+  if (!env->memo_gen) return resolve_now(env, n, len);
+  uint32_t start = ts_node_start_byte(n);
+  uintptr_t h = (uintptr_t)n.id;
+  gl_pred_memo *e = &env->memo[((h >> 4) ^ (h >> 12) ^ start) & (GL_PRED_MEMO_SLOTS - 1)];
+  if (e->gen == env->memo_gen && e->id == n.id && e->start == start) {
+    if (!e->ok) return false;
+    memcpy(env->qbuf, e->name, e->len);
+    env->qbuf[e->len] = '\0';
+    *len = e->len;
+    return true;
+  }
+  bool ok = resolve_now(env, n, len);
+  if (ok && *len >= GL_PRED_MEMO_NAME) return true;
+  *e = (gl_pred_memo){.id = n.id, .start = start, .gen = env->memo_gen, .ok = ok};
+  if (ok) {
+    e->len = (uint16_t)*len;
+    memcpy(e->name, env->qbuf, *len);
+  }
+  return ok;
 }
 
 static bool has_type(const gl_pred *p, uint16_t type) {

@@ -1,4 +1,5 @@
-/* test_match_lazy.c: unit tests for the lazily compiled matcher (gl_match_new_lazy, match.h).
+/* test_match_lazy.c: unit tests for the lazily compiled matcher (gl_match_new_lazy, match.h) and
+ *       for the per-file memo of resolved names that predicates share (predicate.h).
  * Owns: checks that a lazy matcher compiles nothing until a file reaches the match stage (a run
  *       whose every file the prefilter skips never compiles), compiles once when several workers
  *       race to it, gives the same findings as an eager matcher, and reports the same errors with
@@ -134,6 +135,62 @@ static void test_errors_same_as_eager(void **state) {
   set_free(set);
 }
 
+/* Several patterns resolve the same nodes: the remembered answers are the computed ones, in this
+ * file and the next (the memo is per file), for names short and too long for a memo slot. */
+static void test_resolve_memo_same_answers(void **state) {
+  (void)state;
+  gl_ruleset *set = calloc(1, sizeof(*set));
+  gl_vec_push(&set->rules, rule_new("GPU900", "((attribute) @hit (#resolves-to? @hit \"cupy.asnumpy\"))", 20));
+  gl_vec_push(&set->rules, rule_new("GPU901", "((attribute) @hit (#resolves-match? @hit \"^cupy\\\\.\"))", 20));
+  gl_vec_push(&set->rules, rule_new("GPU902", "((attribute) @hit (#resolves-match? @hit \"\\\\.z{240}$\"))", 20));
+  gl_diag_list errs = {0};
+  gl_matcher *m = gl_match_new(set, gl_parse_language(), &errs);
+  assert_non_null(m);
+  char code[600];
+  char z[241];
+  memset(z, 'z', 240);
+  z[240] = '\0';
+  snprintf(code, sizeof(code), "import cupy as cp\nimport numpy as np\ncp.asnumpy(1)\nnp.asnumpy(2)\n"
+                               "cp.%s\ncp.asnumpy(3)\n", z);
+  for (int pass = 0; pass < 2; pass++) {
+    gl_file_result out;
+    memset(&out, 0, sizeof(out));
+    gl_source src;
+    gl_load_buffer(&src, "t.py", code, strlen(code));
+    gl_parser *p = gl_parse_new(0, 0);
+    gl_diag err = {0};
+    TSTree *tree = gl_parse_source(p, &src, &err);
+    gl_model *model = gl_model_build(&src, tree, NULL);
+    gl_match_ctx *ctx = gl_match_ctx_new(m, 0);
+    gl_match_run(ctx, &src, tree, model, &out);
+    gl_match_run(ctx, &src, tree, model, &out);   /* same file again: every finding once more */
+    assert_int_equal(out.findings.len, 12);
+    const char *want[] = {"GPU900:3", "GPU900:6", "GPU901:3", "GPU901:5", "GPU901:6", "GPU902:5"};
+    size_t counts[6] = {0};
+    for (size_t i = 0; i < out.findings.len; i++) {
+      char key[32];
+      snprintf(key, sizeof(key), "%s:%u", out.findings.data[i].rule->id,
+               out.findings.data[i].region.start_line);
+      bool known = false;
+      for (size_t k = 0; k < 6; k++)
+        if (strcmp(key, want[k]) == 0) {
+          counts[k]++;
+          known = true;
+        }
+      if (!known) fail_msg("unexpected finding %s", key);
+    }
+    for (size_t k = 0; k < 6; k++) assert_int_equal(counts[k], 2);
+    gl_file_result_free(&out);
+    gl_match_ctx_free(ctx);
+    gl_model_free(model);
+    ts_tree_delete(tree);
+    gl_parse_free(p);
+    gl_source_free(&src);
+  }
+  gl_match_free(m);
+  set_free(set);
+}
+
 /* ---- through the engine, with the built-in rules --------------------------------------------- */
 
 static gl_ruleset *builtin_all(void) {
@@ -243,6 +300,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_compiles_on_first_run),
       cmocka_unit_test(test_errors_same_as_eager),
+      cmocka_unit_test(test_resolve_memo_same_answers),
       cmocka_unit_test(test_engine_skipped_files_never_compile),
       cmocka_unit_test(test_engine_lazy_equals_eager),
   };
