@@ -1,0 +1,3 @@
+import cupy as cp
+def f(:
+    return cp.asnumpy(cp.ones(2))
