@@ -183,7 +183,9 @@ static void lint_path(worker *w, const gl_walk_file *file, gl_file_result *out) 
   }
   if (notebook) lint_notebook(w, &src, out);
   else lint_source(w, &src, out);
-  if (cache) gl_cache_put(cache, content, out);
+  /* A lazily compiled query that failed gave no findings: never keep those. */
+  const gl_matcher *m = w->sh->matcher;
+  if (cache && gl_match_compiled(m) && gl_match_ready(m)) gl_cache_put(cache, content, out);
   gl_source_free(&src);
 }
 
