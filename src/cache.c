@@ -133,7 +133,8 @@ static char *read_entry(const char *path, size_t *len) {
   if (fd < 0) return NULL;
   struct stat st;
   char *data = NULL;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size <= MAX_ENTRY_BYTES) {
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+      st.st_size <= MAX_ENTRY_BYTES) {
     data = gl_xmalloc((size_t)st.st_size);
     size_t off = 0;
     while (off < (size_t)st.st_size) {
@@ -272,7 +273,8 @@ static bool has_our_tag(const char *dir) {
   size_t len = 0;
   char *data = read_entry(p, &len);
   free(p);
-  bool ok = data && len >= sizeof(tag_text) - 1 && memcmp(data, tag_text, sizeof(tag_text) - 1) == 0;
+  size_t want = sizeof(tag_text) - 1;
+  bool ok = data && len >= want && memcmp(data, tag_text, want) == 0;
   free(data);
   return ok;
 }

@@ -98,7 +98,8 @@ void gl_cache_key_models_dir(gl_cache_keybuf *kb, const char *dir) {
   struct dirent *e;
   while (d && (e = readdir(d)) != NULL) {
     size_t n = strlen(e->d_name);
-    if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0) gl_vec_push(&names, gl_xstrdup(e->d_name));
+    if (n > 5 && strcmp(e->d_name + n - 5, ".json") == 0)
+      gl_vec_push(&names, gl_xstrdup(e->d_name));
   }
   if (d) closedir(d);
   if (names.len) qsort(names.data, names.len, sizeof(char *), cmp_names);

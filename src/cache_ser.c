@@ -90,7 +90,10 @@ static void put_u32(gl_cache_keybuf *o, uint32_t v) {
   put_bytes(o, b, 4);
 }
 
-static void put_u8(gl_cache_keybuf *o, unsigned v) { put_bytes(o, &(unsigned char){(unsigned char)v}, 1); }
+static void put_u8(gl_cache_keybuf *o, unsigned v) {
+  unsigned char b = (unsigned char)v;
+  put_bytes(o, &b, 1);
+}
 
 static void put_double(gl_cache_keybuf *o, double d) {
   uint64_t bits;
