@@ -60,6 +60,8 @@ if [ -z "$ag" ] || [ ! -x "$ag" ]; then
   ag=""
 fi
 
+gl=$(realpath "$gl") floor=$(realpath "$floor")
+[ -z "$ag" ] || ag=$(realpath "$ag")
 work=$(mktemp -d "${TMPDIR:-/tmp}/gpulint-bench-corpus.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 if [ -z "$out" ]; then out=$(mktemp -d "${TMPDIR:-/tmp}/gpulint-bench.XXXXXX"); fi
@@ -114,6 +116,8 @@ while IFS=$'\t' read -r id _ _ cmd skipped; do
   args+=(-n "$id" "$cmd")
 done <"$rows"
 
+# From inside the temporary directory, so a cache without --cache-dir lands there, not here.
+cd "$work"
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 # -N: no shell between hyperfine and the tool; -i: gpulint and ast-grep exit non-zero on findings.
 hyperfine -N -i --style basic --warmup "$warmup" --runs "$runs" --export-json "$out/hyperfine.json" "${args[@]}"
