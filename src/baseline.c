@@ -9,7 +9,6 @@
 
 #include <cjson/cJSON.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,17 +21,6 @@
 
 typedef gl_jsondoc doc;
 
-/* Sets the (first) error at the value of item it (NULL: the document's start). */
-static void fail_at(doc *d, const cJSON *it, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void fail_at(doc *d, const cJSON *it, const char *fmt, ...) {
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  gl_jsondoc_fail(d, gl_jsondoc_val_off(d, it), "%s", msg);
-}
 
 static const cJSON *get(const cJSON *o, const char *key) {
   return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
@@ -42,22 +30,22 @@ static const cJSON *get(const cJSON *o, const char *key) {
 static const cJSON *the_run(doc *d) {
   const cJSON *version = get(d->root, "version"), *runs = get(d->root, "runs");
   if (!cJSON_IsString(version) || strcmp(version->valuestring, "2.1.0") != 0) {
-    fail_at(d, version, "not a SARIF 2.1.0 log");
+    gl_jsondoc_fail_item(d, version, "not a SARIF 2.1.0 log");
     return NULL;
   }
   if (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) != 1) {
-    fail_at(d, runs ? runs : d->root, "a gpulint SARIF log has exactly one run");
+    gl_jsondoc_fail_item(d, runs ? runs : d->root, "a gpulint SARIF log has exactly one run");
     return NULL;
   }
   const cJSON *run = runs->child;
   const cJSON *name = get(get(get(run, "tool"), "driver"), "name");
   if (!cJSON_IsString(name)) {
-    fail_at(d, run, "not a gpulint SARIF log: runs[0].tool.driver.name is missing");
+    gl_jsondoc_fail_item(d, run, "not a gpulint SARIF log: runs[0].tool.driver.name is missing");
     return NULL;
   }
   if (strcmp(name->valuestring, "gpulint") != 0) {
     char *shown = gl_report_safe_text(name->valuestring, strlen(name->valuestring));
-    fail_at(d, name, "not a gpulint SARIF log: the tool is '%.100s'", shown);
+    gl_jsondoc_fail_item(d, name, "not a gpulint SARIF log: the tool is '%.100s'", shown);
     free(shown);
     return NULL;
   }
@@ -69,7 +57,7 @@ static const char *opt_string(doc *d, const cJSON *o, const char *key, size_t n)
   const cJSON *v = get(o, key);
   if (!v) return NULL;
   if (cJSON_IsString(v)) return v->valuestring;
-  fail_at(d, v, "result %zu: '%s' must be a string", n, key);
+  gl_jsondoc_fail_item(d, v, "result %zu: '%s' must be a string", n, key);
   return NULL;
 }
 
@@ -79,7 +67,7 @@ static uint32_t opt_line(doc *d, const cJSON *region, const char *key, size_t n)
   if (!v) return 0;
   double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
   if (isfinite(x) && floor(x) == x && x >= 1 && x <= (double)UINT32_MAX) return (uint32_t)x;
-  fail_at(d, v, "result %zu: '%s' must be a positive integer", n, key);
+  gl_jsondoc_fail_item(d, v, "result %zu: '%s' must be a positive integer", n, key);
   return 0;
 }
 
@@ -93,13 +81,13 @@ static bool read_result(doc *d, const cJSON *o, size_t n, gl_baseline_result *r)
   const cJSON *phys = get(cJSON_IsArray(locs) ? locs->child : NULL, "physicalLocation");
   const cJSON *art = get(phys, "artifactLocation"), *region = get(phys, "region");
   const char *rule = opt_string(d, o, "ruleId", n), *uri = opt_string(d, art, "uri", n);
-  if (!d->failed && !rule) fail_at(d, o, "result %zu has no ruleId", n);
-  if (!d->failed && !uri) fail_at(d, o, "result %zu has no locations[0].physicalLocation.artifactLocation.uri", n);
+  if (!d->failed && !rule) gl_jsondoc_fail_item(d, o, "result %zu has no ruleId", n);
+  if (!d->failed && !uri) gl_jsondoc_fail_item(d, o, "result %zu has no locations[0].physicalLocation.artifactLocation.uri", n);
   const char *base = opt_string(d, art, "uriBaseId", n);
   const char *hash = opt_string(d, get(o, "partialFingerprints"), "primaryLocationLineHash", n);
   const char *msg = opt_string(d, get(o, "message"), "text", n);
   const char *level = opt_string(d, o, "level", n);
-  if (!d->failed && level && !valid_level(level)) fail_at(d, get(o, "level"), "result %zu: unknown level", n);
+  if (!d->failed && level && !valid_level(level)) gl_jsondoc_fail_item(d, get(o, "level"), "result %zu: unknown level", n);
   r->region.start_line = opt_line(d, region, "startLine", n);
   r->region.start_col = opt_line(d, region, "startColumn", n);
   r->region.end_line = opt_line(d, region, "endLine", n);
@@ -119,14 +107,14 @@ static bool read_result(doc *d, const cJSON *o, size_t n, gl_baseline_result *r)
 static void read_results(doc *d, const cJSON *run, gl_baseline *b) {
   const cJSON *results = get(run, "results");
   if (!cJSON_IsArray(results)) {
-    fail_at(d, results ? results : run, "runs[0].results must be an array");
+    gl_jsondoc_fail_item(d, results ? results : run, "runs[0].results must be an array");
     return;
   }
   size_t n = 0;
   for (const cJSON *o = results->child; o && !d->failed; o = o->next) {
     n++;
     if (!cJSON_IsObject(o)) {
-      fail_at(d, o, "result %zu must be an object", n);
+      gl_jsondoc_fail_item(d, o, "result %zu must be an object", n);
       return;
     }
     /* results the old log already called absent were gone then; they are not findings */

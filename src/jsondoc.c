@@ -19,6 +19,15 @@ void gl_jsondoc_fail(gl_jsondoc *d, size_t off, const char *fmt, ...) {
   gl_diag_set(d->err, d->src.path, p.line, p.col_cp, "%s", msg);
 }
 
+void gl_jsondoc_fail_item(gl_jsondoc *d, const struct cJSON *it, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  gl_jsondoc_fail(d, gl_jsondoc_val_off(d, it), "%s", msg);
+}
+
 static bool parse(gl_jsondoc *d, const char *what) {
   const char *nul = memchr(d->src.bytes, '\0', d->src.len);
   if (nul) {

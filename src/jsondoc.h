@@ -35,6 +35,11 @@ bool gl_jsondoc_open(gl_jsondoc *d, const char *path, const char *bytes, size_t 
 /* Sets the error at byte off of the file, unless an earlier one was set. */
 void gl_jsondoc_fail(gl_jsondoc *d, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
+/* Sets the error at the value of item it (NULL or not in the tree: the document's start), unless
+ * an earlier one was set. */
+void gl_jsondoc_fail_item(gl_jsondoc *d, const struct cJSON *it, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
 /* The position of item it, or NULL when it is not in the tree. */
 const gl_jsonpos *gl_jsondoc_pos(const gl_jsondoc *d, const struct cJSON *it);
 

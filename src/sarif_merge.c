@@ -7,7 +7,6 @@
 #include "sarif_merge.h"
 
 #include <cjson/cJSON.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -40,16 +39,6 @@ typedef struct merge_ctx {
 
 /* ---- reading -------------------------------------------------------------------------------- */
 
-static void fail_at(doc *d, const cJSON *it, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static void fail_at(doc *d, const cJSON *it, const char *fmt, ...) {
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
-  va_end(ap);
-  gl_jsondoc_fail(d, gl_jsondoc_val_off(d, it), "%s", msg);
-}
 
 static cJSON *get(const cJSON *o, const char *key) {
   return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
@@ -68,11 +57,11 @@ static cJSON *driver_of(const doc *d) { return get(get(run_of(d), "tool"), "driv
 static bool check_shape(doc *d) {
   const cJSON *version = get(d->root, "version"), *runs = get(d->root, "runs");
   if (!cJSON_IsString(version) || strcmp(version->valuestring, "2.1.0") != 0) {
-    fail_at(d, version, "not a SARIF 2.1.0 log");
+    gl_jsondoc_fail_item(d, version, "not a SARIF 2.1.0 log");
     return false;
   }
   if (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) != 1) {
-    fail_at(d, runs ? runs : d->root, "a gpulint SARIF log has exactly one run");
+    gl_jsondoc_fail_item(d, runs ? runs : d->root, "a gpulint SARIF log has exactly one run");
     return false;
   }
   const cJSON *driver = driver_of(d), *name = get(driver, "name");
@@ -80,13 +69,17 @@ static bool check_shape(doc *d) {
     char *shown = name && cJSON_IsString(name)
                       ? gl_report_safe_text(name->valuestring, strlen(name->valuestring))
                       : gl_xstrdup("(none)");
-    fail_at(d, name ? name : runs->child, "not a gpulint SARIF log: the tool is '%.100s'", shown);
+    gl_jsondoc_fail_item(d, name ? name : runs->child, "not a gpulint SARIF log: the tool is '%.100s'",
+                         shown);
     free(shown);
     return false;
   }
-  if (!str(driver, "version")) fail_at(d, driver, "runs[0].tool.driver.version must be a string");
-  else if (!cJSON_IsArray(get(driver, "rules"))) fail_at(d, driver, "runs[0].tool.driver.rules must be an array");
-  else if (!cJSON_IsArray(get(runs->child, "results"))) fail_at(d, runs->child, "runs[0].results must be an array");
+  if (!str(driver, "version"))
+    gl_jsondoc_fail_item(d, driver, "runs[0].tool.driver.version must be a string");
+  else if (!cJSON_IsArray(get(driver, "rules")))
+    gl_jsondoc_fail_item(d, driver, "runs[0].tool.driver.rules must be an array");
+  else if (!cJSON_IsArray(get(runs->child, "results")))
+    gl_jsondoc_fail_item(d, runs->child, "runs[0].results must be an array");
   return !d->failed;
 }
 
@@ -106,7 +99,7 @@ static bool check_same(merge_ctx *c, size_t k) {
   if (strcmp(v0->valuestring, v->valuestring) != 0) {
     shown(v->valuestring, a, sizeof a);
     shown(v0->valuestring, b, sizeof b);
-    fail_at(d, v, "gpulint version %s differs from %s in %s", a, b, first);
+    gl_jsondoc_fail_item(d, v, "gpulint version %s differs from %s in %s", a, b, first);
     return false;
   }
   const cJSON *r0 = run_of(&c->docs[0]), *r = run_of(d);
@@ -115,12 +108,12 @@ static bool check_same(merge_ctx *c, size_t k) {
     shown(cat, a, sizeof a);
     shown(cat0, b, sizeof b);
     const cJSON *at = get(r, "automationDetails");
-    fail_at(d, at ? at : r, "category %s differs from %s in %s", a, b, first);
+    gl_jsondoc_fail_item(d, at ? at : r, "category %s differs from %s in %s", a, b, first);
     return false;
   }
   const cJSON *p0 = get(r0, "properties"), *p = get(r, "properties");
   if (!p0 != !p || (p && !cJSON_Compare(p0, p, 1))) {
-    fail_at(d, p ? p : r, "run properties (evidence) differ from %s's", first);
+    gl_jsondoc_fail_item(d, p ? p : r, "run properties (evidence) differ from %s's", first);
     return false;
   }
   return true;
@@ -143,7 +136,7 @@ static bool merge_rules(merge_ctx *c, size_t k) {
   for (const cJSON *r = get(driver_of(d), "rules")->child; r; r = r->next) {
     n++;
     if (!str(r, "id")) {
-      fail_at(d, r, "rule %zu has no id", n);
+      gl_jsondoc_fail_item(d, r, "rule %zu has no id", n);
       return false;
     }
     long pos = find_rule(c, str(r, "id"));
@@ -198,12 +191,12 @@ static bool collect_results(merge_ctx *c, size_t k) {
   for (const cJSON *o = get(run_of(d), "results")->child; o; o = o->next) {
     n++;
     if (!str(o, "ruleId")) {
-      fail_at(d, o, "result %zu has no ruleId", n);
+      gl_jsondoc_fail_item(d, o, "result %zu has no ruleId", n);
       return false;
     }
     const cJSON *index = get(o, "ruleIndex");
     if (index && !cJSON_IsNumber(index)) {
-      fail_at(d, index, "result %zu: 'ruleIndex' must be a number", n);
+      gl_jsondoc_fail_item(d, index, "result %zu: 'ruleIndex' must be a number", n);
       return false;
     }
     const char *state = str(o, "baselineState");
@@ -231,7 +224,7 @@ static bool collect_notes(merge_ctx *c, size_t k) {
   if (cJSON_IsFalse(ok)) c->success = false;
   const cJSON *notes = get(inv, "toolExecutionNotifications");
   if (notes && !cJSON_IsArray(notes)) {
-    fail_at(d, notes, "toolExecutionNotifications must be an array");
+    gl_jsondoc_fail_item(d, notes, "toolExecutionNotifications must be an array");
     return false;
   }
   size_t n = 0;
