@@ -21,52 +21,9 @@
 #include "model.h"
 #include "parse.h"
 
+#include "match_fixture.h"
+
 /* ---- rules built by hand ------------------------------------------------------------------- */
-
-typedef struct spec {
-  const char *id;
-  const char *query;      /* NULL: no query */
-  uint32_t query_line;
-  const char *message;
-  gl_level level;
-  bool enabled;
-  const char *check;      /* NULL: not a check rule */
-} spec;
-
-static gl_rule *rule_new(const spec *s) {
-  gl_rule *r = calloc(1, sizeof(*r));
-  r->id = gl_xstrdup(s->id);
-  r->name = gl_xasprintf("rule-%s", s->id);
-  r->level = s->level ? s->level : GL_LEVEL_WARNING;
-  r->message = gl_xstrdup(s->message ? s->message : "found {hit}");
-  r->query = gl_xstrdup(s->query);
-  r->query_line = s->query_line ? s->query_line : 20;
-  r->check = gl_xstrdup(s->check);
-  r->path = gl_xasprintf("rules/t/%s.md", s->id);
-  r->enabled = s->enabled;
-  return r;
-}
-
-static gl_ruleset *set_new(const spec *specs, size_t n) {
-  gl_ruleset *set = calloc(1, sizeof(*set));
-  for (size_t i = 0; i < n; i++) gl_vec_push(&set->rules, rule_new(&specs[i]));
-  return set;
-}
-
-static void set_free(gl_ruleset *set) {
-  for (size_t i = 0; i < set->rules.len; i++) {
-    gl_rule *r = set->rules.data[i];
-    free(r->id);
-    free(r->name);
-    free(r->message);
-    free(r->query);
-    free(r->check);
-    free(r->path);
-    free(r);
-  }
-  gl_vec_free(&set->rules);
-  free(set);
-}
 
 /* ---- linting one buffer -------------------------------------------------------------------- */
 
@@ -83,24 +40,10 @@ static int cmp_finding(const void *pa, const void *pb) {
   return strcmp(a->rule->id, b->rule->id);
 }
 
-/* Parses code, builds its model and runs m over it with a fresh ctx; findings sorted by start. */
+/* lint_buffer, with the findings sorted by start. */
 static void lint_with(const gl_matcher *m, uint32_t match_limit, const char *code,
                       gl_file_result *out) {
-  memset(out, 0, sizeof(*out));
-  gl_source src;
-  gl_load_buffer(&src, "t.py", code, strlen(code));
-  gl_parser *p = gl_parse_new(0, 0);
-  gl_diag err = {0};
-  TSTree *tree = gl_parse_source(p, &src, &err);
-  if (!tree) fail_msg("parse failed: %s", err.msg);
-  gl_model *model = gl_model_build(&src, tree, NULL);
-  gl_match_ctx *ctx = gl_match_ctx_new(m, match_limit);
-  gl_match_run(ctx, &src, tree, model, out);
-  gl_match_ctx_free(ctx);
-  gl_model_free(model);
-  ts_tree_delete(tree);
-  gl_parse_free(p);
-  gl_source_free(&src);
+  lint_buffer(m, match_limit, code, out);
   if (out->findings.len) qsort(out->findings.data, out->findings.len, sizeof(gl_finding), cmp_finding);
 }
 

@@ -22,56 +22,22 @@
 #include "model.h"
 #include "parse.h"
 
-static gl_rule *rule_new(const char *id, const char *query, uint32_t query_line) {
-  gl_rule *r = calloc(1, sizeof(*r));
-  r->id = gl_xstrdup(id);
-  r->name = gl_xasprintf("rule-%s", id);
-  r->level = GL_LEVEL_WARNING;
-  r->message = gl_xstrdup("found {hit}");
-  r->query = gl_xstrdup(query);
-  r->query_line = query_line;
-  r->path = gl_xasprintf("rules/t/%s.md", id);
-  r->enabled = true;
-  return r;
+#include "match_fixture.h"
+
+/* A rule of id with query, its query block starting at query_line of its rule file. */
+static gl_rule *query_rule(const char *id, const char *query, uint32_t query_line) {
+  spec s = {id, query, query_line, NULL, GL_LEVEL_WARNING, true, NULL};
+  return rule_new(&s);
 }
 
-static void set_free(gl_ruleset *set) {
-  for (size_t i = 0; i < set->rules.len; i++) {
-    gl_rule *r = set->rules.data[i];
-    free(r->id);
-    free(r->name);
-    free(r->message);
-    free(r->query);
-    free(r->path);
-    free(r);
-  }
-  gl_vec_free(&set->rules);
-  free(set);
-}
-
-/* Parses code, builds its model and runs m over it with a fresh ctx. */
 static void lint_with(const gl_matcher *m, const char *code, gl_file_result *out) {
-  memset(out, 0, sizeof(*out));
-  gl_source src;
-  gl_load_buffer(&src, "t.py", code, strlen(code));
-  gl_parser *p = gl_parse_new(0, 0);
-  gl_diag err = {0};
-  TSTree *tree = gl_parse_source(p, &src, &err);
-  if (!tree) fail_msg("parse failed: %s", err.msg);
-  gl_model *model = gl_model_build(&src, tree, NULL);
-  gl_match_ctx *ctx = gl_match_ctx_new(m, 0);
-  gl_match_run(ctx, &src, tree, model, out);
-  gl_match_ctx_free(ctx);
-  gl_model_free(model);
-  ts_tree_delete(tree);
-  gl_parse_free(p);
-  gl_source_free(&src);
+  lint_buffer(m, 0, code, out);
 }
 
 static void test_compiles_on_first_run(void **state) {
   (void)state;
   gl_ruleset *set = calloc(1, sizeof(*set));
-  gl_vec_push(&set->rules, rule_new("GPU900", "((call function: (identifier) @f) @hit\n"
+  gl_vec_push(&set->rules, query_rule("GPU900", "((call function: (identifier) @f) @hit\n"
                                               " (#eq? @f \"sync\"))", 20));
   gl_matcher *m = gl_match_new_lazy(set, gl_parse_language());
   assert_non_null(m);
@@ -101,9 +67,9 @@ static void test_compiles_on_first_run(void **state) {
 static void test_errors_same_as_eager(void **state) {
   (void)state;
   gl_ruleset *set = calloc(1, sizeof(*set));
-  gl_vec_push(&set->rules, rule_new("GPU900", "((call) @hit\n (#bar? @hit))", 9));
-  gl_vec_push(&set->rules, rule_new("GPU901", "((identifier) @hit)", 5));
-  gl_vec_push(&set->rules, rule_new("GPU903", "((call) @hit", 20));
+  gl_vec_push(&set->rules, query_rule("GPU900", "((call) @hit\n (#bar? @hit))", 9));
+  gl_vec_push(&set->rules, query_rule("GPU901", "((identifier) @hit)", 5));
+  gl_vec_push(&set->rules, query_rule("GPU903", "((call) @hit", 20));
   gl_diag_list eager = {0};
   assert_null(gl_match_new(set, gl_parse_language(), &eager));
   assert_int_equal(eager.len, 2);
@@ -140,9 +106,9 @@ static void test_errors_same_as_eager(void **state) {
 static void test_resolve_memo_same_answers(void **state) {
   (void)state;
   gl_ruleset *set = calloc(1, sizeof(*set));
-  gl_vec_push(&set->rules, rule_new("GPU900", "((attribute) @hit (#resolves-to? @hit \"cupy.asnumpy\"))", 20));
-  gl_vec_push(&set->rules, rule_new("GPU901", "((attribute) @hit (#resolves-match? @hit \"^cupy\\\\.\"))", 20));
-  gl_vec_push(&set->rules, rule_new("GPU902", "((attribute) @hit (#resolves-match? @hit \"\\\\.z{240}$\"))", 20));
+  gl_vec_push(&set->rules, query_rule("GPU900", "((attribute) @hit (#resolves-to? @hit \"cupy.asnumpy\"))", 20));
+  gl_vec_push(&set->rules, query_rule("GPU901", "((attribute) @hit (#resolves-match? @hit \"^cupy\\\\.\"))", 20));
+  gl_vec_push(&set->rules, query_rule("GPU902", "((attribute) @hit (#resolves-match? @hit \"\\\\.z{240}$\"))", 20));
   gl_diag_list errs = {0};
   gl_matcher *m = gl_match_new(set, gl_parse_language(), &errs);
   assert_non_null(m);
