@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checks/bench.h"
+#include "checks/kernel.h"
 #include "checks/noqa.h"
 #include "checks/timer.h"
 #include "match.h"
@@ -20,6 +21,8 @@ static const gl_check checks[] = {
     {"benchmark-without-warmup", gl_check_benchmark_without_warmup},
     {"cpu-time-timer", gl_check_cpu_time_timer},
     {"event-elapsed-without-sync", gl_check_event_elapsed_without_sync},
+    {"numba-kernel-missing-bounds-check", gl_check_kernel_bounds},
+    {"syncthreads-in-divergent-branch", gl_check_kernel_divergent_sync},
     {"timeit-without-sync", gl_check_timeit_without_sync},
     {"unsynchronized-timer", gl_check_unsynchronized_timer},
     {"unused-noqa", gl_check_unused_noqa},

@@ -1,0 +1,21 @@
+/* kernel.h: the checks of the kernel-correctness pack, declared for the checks[] table.
+ * Owns: the entry points of kernel_bounds.c (numba-kernel-missing-bounds-check, GPU801),
+ *       kernel_sync.c (syncthreads-in-divergent-branch, GPU802), rawkernel.c
+ *       (rawkernel-argument-mismatch, GPU803), host_read.c (missing-sync-before-host-read,
+ *       GPU804) and warp_kernel.c (warp-kernel-constraints, GPU805).
+ * Not: the table (checks.c), finding kernels (kernel_scan.h).
+ * Threads: each check reads one file's borrowed tree, source and model; no state. */
+#ifndef GL_CHECKS_KERNEL_H
+#define GL_CHECKS_KERNEL_H
+
+#include "checks/checks.h"
+
+/* A subscript in a `@cuda.jit` (or `@cupyx.jit.rawkernel()`) kernel whose index uses a name
+ * bound from `cuda.grid(n)` (or threadIdx + blockIdx * blockDim) that no comparison guards. */
+void gl_check_kernel_bounds(const gl_check_ctx *ctx);
+
+/* `cuda.syncthreads()` (and its _count / _and / _or forms) inside an if / while / for whose
+ * condition or iterable depends on the thread index. */
+void gl_check_kernel_divergent_sync(const gl_check_ctx *ctx);
+
+#endif

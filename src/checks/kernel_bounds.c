@@ -1,0 +1,225 @@
+/* kernel_bounds.c: the numba-kernel-missing-bounds-check check (GPU801).
+ * Owns: which names of a kernel hold a global thread index (`i = cuda.grid(1)`, `x, y =
+ *       cuda.grid(2)`, `i = cuda.threadIdx.x + cuda.blockIdx.x * cuda.blockDim.x`, bound once),
+ *       which comparisons guard them (an if / elif / while condition around the use, an earlier
+ *       `if ...: return`, a conditional expression or `and` / `or` holding the use), and the
+ *       first unguarded subscript per name.
+ * Not: finding kernels (kernel_scan.c), reporting (checks.c).
+ * Threads: no state; reads the borrowed tree, source and model of one file. */
+#include "checks/kernel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/bench_scan.h"
+#include "checks/kernel_scan.h"
+
+#define QNAME_CAP 256
+#define MSG_CAP 512
+
+typedef struct guard {
+  TSNode name;          /* the compared identifier */
+  uint32_t from, to;    /* uses of it in [from, to) are guarded */
+} guard;
+
+typedef struct use {
+  TSNode sub, name;     /* the subscript, and the index name in it */
+} use;
+
+typedef struct bstate {
+  const gl_check_ctx *ctx;
+  const gl_kernel *k;
+  gl_bnodes idx;        /* identifiers bound from a global thread index */
+  gl_bnodes other;      /* identifiers bound from anything else */
+  gl_vec(guard) guards;
+  gl_vec(use) uses;
+} bstate;
+
+static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
+
+static bool in_list(const gl_source *src, const gl_bnodes *l, TSNode name) {
+  for (size_t i = 0; i < l->len; i++)
+    if (gl_bscan_same_text(src, l->data[i], name)) return true;
+  return false;
+}
+
+/* True when the expression is `cuda.grid(n)`, or mentions both threadIdx and blockIdx. */
+static bool is_global_index(const bstate *st, TSNode e) {
+  const gl_model *m = st->ctx->model;
+  char q[QNAME_CAP];
+  if (gl_bscan_callee(m, e, q, sizeof q)) return gl_kernel_api_is(st->k->lib, q, "grid");
+  if (!is_kind(e, "binary_operator")) return false;
+  bool tid = false, bid = false;
+  gl_bscan s;
+  gl_bscan_init(&s, e);
+  TSNode n;
+  while (gl_bscan_next(&s, &n)) {
+    if (!is_kind(n, "attribute")) continue;
+    tid = tid || gl_kernel_names_api(m, st->k->lib, n, "threadIdx");
+    bid = bid || gl_kernel_names_api(m, st->k->lib, n, "blockIdx");
+    gl_bscan_skip(&s);
+  }
+  gl_bscan_free(&s);
+  return tid && bid;
+}
+
+/* Adds the identifiers of a binding target (a name, or a tuple / list of names) to l. */
+static void add_targets(TSNode t, gl_bnodes *l) {
+  if (is_kind(t, "identifier")) {
+    gl_vec_push(l, t);
+    return;
+  }
+  if (!is_kind(t, "pattern_list") && !is_kind(t, "tuple_pattern") && !is_kind(t, "list_pattern"))
+    return;
+  uint32_t n = ts_node_named_child_count(t);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(t, i);
+    if (is_kind(c, "identifier")) gl_vec_push(l, c);
+  }
+}
+
+static void note_binding(bstate *st, TSNode n) {
+  TSNode left = ts_node_child_by_field_name(n, "left", 4);
+  if (ts_node_is_null(left)) return;
+  TSNode right = ts_node_child_by_field_name(n, "right", 5);
+  bool g = is_kind(n, "assignment") && !ts_node_is_null(right) && is_global_index(st, right);
+  add_targets(left, g ? &st->idx : &st->other);
+}
+
+/* Every identifier compared in cond guards uses in [from, to). */
+static void note_guards(bstate *st, TSNode cond, uint32_t from, uint32_t to) {
+  gl_bscan s;
+  gl_bscan_init(&s, cond);
+  TSNode n;
+  while (gl_bscan_next(&s, &n)) {
+    if (gl_bscan_is_scope(n)) {
+      gl_bscan_skip(&s);
+      continue;
+    }
+    if (!is_kind(n, "comparison_operator")) continue;
+    uint32_t k = ts_node_named_child_count(n);
+    for (uint32_t i = 0; i < k; i++) {
+      TSNode c = ts_node_named_child(n, i);
+      if (is_kind(c, "identifier")) gl_vec_push(&st->guards, ((guard){c, from, to}));
+    }
+  }
+  gl_bscan_free(&s);
+}
+
+/* True when the block (a consequence) ends the thread: it holds a return statement. */
+static bool block_exits(TSNode block) {
+  uint32_t n = ts_node_named_child_count(block);
+  for (uint32_t i = 0; i < n; i++)
+    if (is_kind(ts_node_named_child(block, i), "return_statement")) return true;
+  return false;
+}
+
+static void note_if(bstate *st, TSNode n) {
+  uint32_t end = ts_node_end_byte(n);
+  TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
+  if (ts_node_is_null(cond)) return;
+  note_guards(st, cond, ts_node_end_byte(cond), end);
+  TSNode body = ts_node_child_by_field_name(n, "consequence", 11);
+  if (is_kind(n, "if_statement") && !ts_node_is_null(body) && block_exits(body))
+    note_guards(st, cond, end, ts_node_end_byte(st->k->def));
+}
+
+/* The identifiers of a subscript's index expressions, outside calls (`a[min(i, n - 1)]` is a
+ * clamp) and nested subscripts (visited on their own). */
+static void note_uses(bstate *st, TSNode sub) {
+  uint32_t k = ts_node_named_child_count(sub);
+  for (uint32_t i = 1; i < k; i++) {
+    TSNode e = ts_node_named_child(sub, i);
+    gl_bscan s;
+    gl_bscan_init(&s, e);
+    TSNode n;
+    while (gl_bscan_next(&s, &n)) {
+      if (is_kind(n, "call") || is_kind(n, "subscript") || is_kind(n, "attribute")) {
+        gl_bscan_skip(&s);
+        continue;
+      }
+      if (is_kind(n, "identifier") && in_list(st->ctx->src, &st->idx, n))
+        gl_vec_push(&st->uses, ((use){sub, n}));
+    }
+    gl_bscan_free(&s);
+  }
+}
+
+static void visit(bstate *st, TSNode n) {
+  const char *t = ts_node_type(n);
+  if (strcmp(t, "assignment") == 0 || strcmp(t, "augmented_assignment") == 0 ||
+      strcmp(t, "for_statement") == 0 || strcmp(t, "for_in_clause") == 0)
+    note_binding(st, n);
+  else if (strcmp(t, "named_expression") == 0)
+    add_targets(ts_node_child_by_field_name(n, "name", 4), &st->other);
+  if (strcmp(t, "if_statement") == 0 || strcmp(t, "elif_clause") == 0 ||
+      strcmp(t, "while_statement") == 0)
+    note_if(st, n);
+  else if (strcmp(t, "conditional_expression") == 0 || strcmp(t, "boolean_operator") == 0)
+    note_guards(st, n, ts_node_start_byte(n), ts_node_end_byte(n));
+}
+
+static bool guarded(const bstate *st, const use *u) {
+  uint32_t at = ts_node_start_byte(u->sub);
+  for (size_t i = 0; i < st->guards.len; i++) {
+    const guard *g = &st->guards.data[i];
+    if (at >= g->from && at < g->to && gl_bscan_same_text(st->ctx->src, g->name, u->name))
+      return true;
+  }
+  return false;
+}
+
+static void report(bstate *st) {
+  const gl_source *src = st->ctx->src;
+  gl_bnodes done = {0};
+  char msg[MSG_CAP];
+  for (size_t i = 0; i < st->uses.len; i++) {
+    const use *u = &st->uses.data[i];
+    if (in_list(src, &st->other, u->name) || in_list(src, &done, u->name) || guarded(st, u))
+      continue;
+    gl_vec_push(&done, u->name);
+    int nl = (int)(ts_node_end_byte(u->name) - ts_node_start_byte(u->name));
+    int sl = (int)(ts_node_end_byte(u->sub) - ts_node_start_byte(u->sub));
+    snprintf(msg, sizeof msg,
+             "`%.*s` indexes with the global thread index `%.*s` and no bounds check guards it: "
+             "threads past the end of the data read or write out of bounds; add `if %.*s < n:` "
+             "(or `if %.*s >= n: return`) or use a grid-stride loop",
+             sl > 80 ? 80 : sl, src->bytes + ts_node_start_byte(u->sub), nl,
+             src->bytes + ts_node_start_byte(u->name), nl,
+             src->bytes + ts_node_start_byte(u->name), nl,
+             src->bytes + ts_node_start_byte(u->name));
+    gl_check_report(st->ctx, u->sub, msg);
+  }
+  gl_vec_free(&done);
+}
+
+static void check_kernel(const gl_kernel *k, void *data) {
+  bstate *st = data;
+  st->k = k;
+  st->idx.len = st->other.len = st->guards.len = st->uses.len = 0;
+  TSNode body = ts_node_child_by_field_name(k->def, "body", 4);
+  if (ts_node_is_null(body)) return;
+  gl_bscan s;
+  gl_bscan_init(&s, body);
+  TSNode n;
+  while (gl_bscan_next(&s, &n)) {
+    if (gl_bscan_is_scope(n)) {
+      gl_bscan_skip(&s);
+      continue;
+    }
+    visit(st, n);
+    if (is_kind(n, "subscript") && st->idx.len > 0) note_uses(st, n);
+  }
+  gl_bscan_free(&s);
+  report(st);
+}
+
+void gl_check_kernel_bounds(const gl_check_ctx *ctx) {
+  bstate st = {.ctx = ctx};
+  gl_kernel_each(ctx->model, ctx->src, ctx->tree, (1u << GL_K_NUMBA) | (1u << GL_K_CUPYX),
+                 check_kernel, &st);
+  gl_vec_free(&st.idx);
+  gl_vec_free(&st.other);
+  gl_vec_free(&st.guards);
+  gl_vec_free(&st.uses);
+}

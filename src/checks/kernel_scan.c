@@ -1,0 +1,103 @@
+/* kernel_scan.c: the kernels of a file (kernel_scan.h).
+ * Owns: decorator resolution to a kernel kind, the one-pass walk over a file's kernels, the
+ *       thread-index API name tests.
+ * Not: any check's logic.
+ * Threads: no state beyond the caller's values. */
+#include "checks/kernel_scan.h"
+
+#include <string.h>
+
+#include "checks/bench_scan.h"
+
+#define QNAME_CAP 256
+
+typedef struct kmaker {
+  const char *name;
+  gl_kkind kind;
+  const char *lib;
+} kmaker;
+
+static const kmaker kmakers[] = {
+    {"numba.cuda.jit", GL_K_NUMBA, "numba.cuda"},
+    {"numba_cuda_mlir.cuda.jit", GL_K_NUMBA, "numba_cuda_mlir.cuda"},
+    {"cupyx.jit.rawkernel", GL_K_CUPYX, "cupyx.jit"},
+    {"warp.kernel", GL_K_WARP, "warp"},
+    {"warp.func", GL_K_WARP_FUNC, "warp"},
+};
+
+static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
+
+static const kmaker *find_kmaker(const char *q) {
+  for (size_t i = 0; i < sizeof kmakers / sizeof kmakers[0]; i++)
+    if (strcmp(kmakers[i].name, q) == 0) return &kmakers[i];
+  return NULL;
+}
+
+/* `device=True` among a decorator call's keyword arguments. */
+static bool device_true(const gl_source *src, TSNode call) {
+  TSNode v = gl_bscan_kwarg(src, call, "device");
+  return !ts_node_is_null(v) && gl_bscan_text_is(src, v, "True");
+}
+
+gl_kkind gl_kernel_of(const gl_model *m, const gl_source *src, TSNode decorated, gl_kernel *k) {
+  memset(k, 0, sizeof *k);
+  if (!is_kind(decorated, "decorated_definition")) return GL_K_NONE;
+  TSNode def = ts_node_child_by_field_name(decorated, "definition", 10);
+  if (ts_node_is_null(def) || !is_kind(def, "function_definition")) return GL_K_NONE;
+  uint32_t n = ts_node_named_child_count(decorated);
+  char q[QNAME_CAP];
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode d = ts_node_named_child(decorated, i);
+    if (!is_kind(d, "decorator") || ts_node_named_child_count(d) == 0) continue;
+    TSNode e = ts_node_named_child(d, 0), call = {0};
+    if (is_kind(e, "call")) {
+      call = e;
+      e = ts_node_child_by_field_name(e, "function", 8);
+    }
+    if (ts_node_is_null(e) || !gl_model_resolve(m, e, q, sizeof q)) continue;
+    const kmaker *mk = find_kmaker(q);
+    if (!mk) continue;
+    k->kind = mk->kind;
+    if (mk->kind == GL_K_NUMBA && !ts_node_is_null(call) && device_true(src, call))
+      k->kind = GL_K_NUMBA_DEVICE;
+    k->def = def;
+    k->decorator = d;
+    k->lib = mk->lib;
+    return k->kind;
+  }
+  return GL_K_NONE;
+}
+
+static bool mentions(const gl_source *src, const char *w) { return strstr(src->bytes, w) != NULL; }
+
+void gl_kernel_each(const gl_model *m, const gl_source *src, const TSTree *tree, unsigned kinds,
+                    gl_kernel_fn fn, void *data) {
+  if (!m || !src->bytes) return;
+  if (!mentions(src, "jit") && !mentions(src, "kernel") && !mentions(src, "func")) return;
+  gl_bscan s;
+  gl_bscan_init(&s, ts_tree_root_node(tree));
+  TSNode n;
+  gl_kernel k;
+  while (gl_bscan_next(&s, &n)) {
+    if (!is_kind(n, "decorated_definition")) continue;
+    if (gl_kernel_of(m, src, n, &k) == GL_K_NONE || !(kinds & (1u << k.kind))) continue;
+    fn(&k, data);
+    gl_bscan_skip(&s);
+  }
+  gl_bscan_free(&s);
+}
+
+bool gl_kernel_api_is(const char *lib, const char *q, const char *tail) {
+  size_t l = strlen(lib);
+  return strncmp(q, lib, l) == 0 && q[l] == '.' && strcmp(q + l + 1, tail) == 0;
+}
+
+bool gl_kernel_names_api(const gl_model *m, const char *lib, TSNode n, const char *tail) {
+  if (!is_kind(n, "attribute") && !is_kind(n, "identifier")) return false;
+  char q[QNAME_CAP];
+  if (!gl_model_resolve(m, n, q, sizeof q)) return false;
+  size_t l = strlen(lib), t = strlen(tail);
+  if (strncmp(q, lib, l) != 0 || q[l] != '.' || strncmp(q + l + 1, tail, t) != 0) return false;
+  char after = q[l + 1 + t];
+  return after == '\0' || after == '.';
+}

@@ -1,0 +1,51 @@
+/* kernel_scan.h: finding the GPU kernels of a file for the kernel-correctness checks
+ * (kernel_bounds.c, kernel_sync.c, warp_kernel.c).
+ * Owns: what a kernel is (a def decorated `@cuda.jit`, `@cuda.jit(...)`, `@numba.cuda.jit`,
+ *       `@cupyx.jit.rawkernel()`, `@wp.kernel`, `@wp.func`, through any import alias, resolved by
+ *       the model), which library's thread-index API it uses, and the walk over every kernel of
+ *       a file (one pass: a kernel's subtree is handed to the caller and not walked again).
+ * Not: any check's logic; reporting.
+ * Threads: no state beyond the caller's values; the tree, source and model are borrowed. */
+#ifndef GL_CHECKS_KERNEL_SCAN_H
+#define GL_CHECKS_KERNEL_SCAN_H
+
+#include <stdbool.h>
+#include <tree_sitter/api.h>
+
+#include "load.h"
+#include "model.h"
+
+typedef enum gl_kkind {
+  GL_K_NONE = 0,
+  GL_K_NUMBA,         /* @cuda.jit kernel (launched from the host) */
+  GL_K_NUMBA_DEVICE,  /* @cuda.jit(device=True): a device function */
+  GL_K_CUPYX,         /* @cupyx.jit.rawkernel() */
+  GL_K_WARP,          /* @wp.kernel */
+  GL_K_WARP_FUNC,     /* @wp.func */
+} gl_kkind;
+
+typedef struct gl_kernel {
+  gl_kkind kind;
+  TSNode def;         /* the function_definition */
+  TSNode decorator;   /* the decorator that made it a kernel */
+  const char *lib;    /* "numba.cuda", "cupyx.jit" or "warp": prefix of its thread-index API */
+} gl_kernel;
+
+/* What kind of kernel a decorated_definition is (GL_K_NONE for anything else); fills *k. */
+gl_kkind gl_kernel_of(const gl_model *m, const gl_source *src, TSNode decorated, gl_kernel *k);
+
+/* Calls fn(k, data) for every kernel of the tree whose kind bit (1u << kind) is in kinds, in
+ * source order. Returns at once when the model is NULL or the source names neither `jit`,
+ * `kernel` nor `func`. */
+typedef void (*gl_kernel_fn)(const gl_kernel *k, void *data);
+void gl_kernel_each(const gl_model *m, const gl_source *src, const TSTree *tree, unsigned kinds,
+                    gl_kernel_fn fn, void *data);
+
+/* True when the qualified name q is lib + "." + tail (lib from a gl_kernel). */
+bool gl_kernel_api_is(const char *lib, const char *q, const char *tail);
+
+/* True when n is an identifier or attribute (chain) resolving to lib.tail, or lib.tail.<field>
+ * for tail "threadIdx" / "blockIdx" / "blockDim" (writes nothing). */
+bool gl_kernel_names_api(const gl_model *m, const char *lib, TSNode n, const char *tail);
+
+#endif

@@ -1,0 +1,207 @@
+/* kernel_sync.c: the syncthreads-in-divergent-branch check (GPU802).
+ * Owns: which names of a kernel depend on the thread index (bound, directly or through other
+ *       such names, from `cuda.threadIdx`, `cuda.grid()`, `cuda.laneid` or data indexed by
+ *       them), which branches diverge (an if / elif / while condition or a for iterable that
+ *       reads one of them), and the barriers (`cuda.syncthreads()` and its _count / _and / _or
+ *       forms, `cupyx.jit.syncthreads()`) inside such a branch.
+ * Not: finding kernels (kernel_scan.c), barriers after an early return (not reported: see the
+ *      pack README), reporting (checks.c).
+ * Threads: no state; reads the borrowed tree, source and model of one file. */
+#include "checks/kernel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/bench_scan.h"
+#include "checks/kernel_scan.h"
+
+#define QNAME_CAP 256
+#define MSG_CAP 512
+
+typedef struct bind {
+  TSNode target, value;  /* a binding target and the expression it is bound from */
+} bind;
+
+typedef struct branch {
+  TSNode cond;           /* the condition or iterable */
+  uint32_t from, to;     /* the code that runs only for some threads */
+} branch;
+
+typedef struct sstate {
+  const gl_check_ctx *ctx;
+  const gl_kernel *k;
+  gl_vec(bind) binds;
+  gl_vec(branch) branches;
+  gl_bnodes syncs;
+  gl_bnodes deps;        /* identifiers that depend on the thread index */
+} sstate;
+
+static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
+
+static bool is_barrier(const sstate *st, TSNode call) {
+  char q[QNAME_CAP];
+  if (!gl_bscan_callee(st->ctx->model, call, q, sizeof q)) return false;
+  const char *lib = st->k->lib;
+  return gl_kernel_api_is(lib, q, "syncthreads") || gl_kernel_api_is(lib, q, "syncthreads_count") ||
+         gl_kernel_api_is(lib, q, "syncthreads_and") || gl_kernel_api_is(lib, q, "syncthreads_or");
+}
+
+static bool in_deps(const sstate *st, TSNode id) {
+  for (size_t i = 0; i < st->deps.len; i++)
+    if (gl_bscan_same_text(st->ctx->src, st->deps.data[i], id)) return true;
+  return false;
+}
+
+/* True when e reads the thread index: threadIdx, laneid, grid(), or a dependent name. Field
+ * names of attributes and keyword names are not reads. */
+static bool depends(const sstate *st, TSNode e) {
+  const gl_model *m = st->ctx->model;
+  const char *lib = st->k->lib;
+  char q[QNAME_CAP];
+  gl_bscan s;
+  gl_bscan_init(&s, e);
+  TSNode n;
+  bool dep = false;
+  while (!dep && gl_bscan_next(&s, &n)) {
+    if (gl_bscan_is_scope(n)) {
+      gl_bscan_skip(&s);
+      continue;
+    }
+    if (is_kind(n, "attribute")) {
+      dep = gl_kernel_names_api(m, lib, n, "threadIdx") || gl_kernel_names_api(m, lib, n, "laneid");
+      continue;
+    }
+    if (is_kind(n, "call") && gl_bscan_callee(m, n, q, sizeof q)) {
+      dep = gl_kernel_api_is(lib, q, "grid");
+      continue;
+    }
+    if (!is_kind(n, "identifier")) continue;
+    const char *field = ts_tree_cursor_current_field_name(&s.c);
+    if (field && (strcmp(field, "attribute") == 0 || strcmp(field, "name") == 0)) continue;
+    dep = in_deps(st, n);
+  }
+  gl_bscan_free(&s);
+  return dep;
+}
+
+static void add_bind_targets(sstate *st, TSNode t, TSNode value) {
+  if (ts_node_is_null(t) || ts_node_is_null(value)) return;
+  if (is_kind(t, "identifier")) {
+    gl_vec_push(&st->binds, ((bind){t, value}));
+    return;
+  }
+  if (!is_kind(t, "pattern_list") && !is_kind(t, "tuple_pattern") && !is_kind(t, "list_pattern"))
+    return;
+  uint32_t n = ts_node_named_child_count(t);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(t, i);
+    if (is_kind(c, "identifier")) gl_vec_push(&st->binds, ((bind){c, value}));
+  }
+}
+
+static void note_if(sstate *st, TSNode n) {
+  TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
+  if (ts_node_is_null(cond)) return;
+  gl_vec_push(&st->branches, ((branch){cond, ts_node_end_byte(cond), ts_node_end_byte(n)}));
+  if (!is_kind(n, "if_statement")) return;
+  /* an elif / else runs for the threads whose earlier conditions failed: it diverges with them,
+   * so each elif condition covers the rest of the whole statement */
+  uint32_t k = ts_node_named_child_count(n);
+  for (uint32_t i = 0; i < k; i++) {
+    TSNode c = ts_node_named_child(n, i);
+    TSNode ec = is_kind(c, "elif_clause") ? ts_node_child_by_field_name(c, "condition", 9) : c;
+    if (!is_kind(c, "elif_clause") || ts_node_is_null(ec)) continue;
+    gl_vec_push(&st->branches, ((branch){ec, ts_node_end_byte(ec), ts_node_end_byte(n)}));
+  }
+}
+
+static void visit(sstate *st, TSNode n) {
+  const char *t = ts_node_type(n);
+  if (strcmp(t, "assignment") == 0 || strcmp(t, "augmented_assignment") == 0) {
+    add_bind_targets(st, ts_node_child_by_field_name(n, "left", 4),
+                     ts_node_child_by_field_name(n, "right", 5));
+  } else if (strcmp(t, "for_statement") == 0) {
+    TSNode it = ts_node_child_by_field_name(n, "right", 5);
+    add_bind_targets(st, ts_node_child_by_field_name(n, "left", 4), it);
+    if (!ts_node_is_null(it))
+      gl_vec_push(&st->branches, ((branch){it, ts_node_end_byte(it), ts_node_end_byte(n)}));
+  } else if (strcmp(t, "if_statement") == 0 || strcmp(t, "while_statement") == 0) {
+    note_if(st, n);
+  } else if (strcmp(t, "call") == 0 && is_barrier(st, n)) {
+    gl_vec_push(&st->syncs, n);
+  }
+}
+
+/* Grows deps to a fixed point: a name bound from a dependent value is dependent. */
+static void close_deps(sstate *st) {
+  bool grew = true;
+  while (grew) {
+    grew = false;
+    for (size_t i = 0; i < st->binds.len; i++) {
+      const bind *b = &st->binds.data[i];
+      if (in_deps(st, b->target) || !depends(st, b->value)) continue;
+      gl_vec_push(&st->deps, b->target);
+      grew = true;
+    }
+  }
+}
+
+static void report(sstate *st) {
+  const gl_source *src = st->ctx->src;
+  char msg[MSG_CAP], where[64];
+  for (size_t i = 0; i < st->syncs.len; i++) {
+    TSNode call = st->syncs.data[i];
+    uint32_t at = ts_node_start_byte(call);
+    for (size_t j = 0; j < st->branches.len; j++) {
+      const branch *b = &st->branches.data[j];
+      if (at < b->from || at >= b->to || !depends(st, b->cond)) continue;
+      TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+      int fl = (int)(ts_node_end_byte(fn) - ts_node_start_byte(fn));
+      int cl = (int)(ts_node_end_byte(b->cond) - ts_node_start_byte(b->cond));
+      gl_check_line_label(st->ctx, ts_node_start_byte(b->cond), where, sizeof where);
+      snprintf(msg, sizeof msg,
+               "`%.*s()` is reached only by the threads for which `%.*s` (%s) holds, and that "
+               "depends on the thread index: the threads that skip the barrier never arrive, "
+               "which deadlocks or corrupts shared memory; move the barrier where every thread "
+               "of the block reaches it",
+               fl > 80 ? 80 : fl, src->bytes + ts_node_start_byte(fn), cl > 80 ? 80 : cl,
+               src->bytes + ts_node_start_byte(b->cond), where);
+      const char *rel = "the condition that depends on the thread index";
+      gl_check_report_related(st->ctx, call, msg, &b->cond, &rel, 1);
+      break;
+    }
+  }
+}
+
+static void check_kernel(const gl_kernel *k, void *data) {
+  sstate *st = data;
+  st->k = k;
+  st->binds.len = st->branches.len = st->syncs.len = st->deps.len = 0;
+  TSNode body = ts_node_child_by_field_name(k->def, "body", 4);
+  if (ts_node_is_null(body)) return;
+  gl_bscan s;
+  gl_bscan_init(&s, body);
+  TSNode n;
+  while (gl_bscan_next(&s, &n)) {
+    if (gl_bscan_is_scope(n)) {
+      gl_bscan_skip(&s);
+      continue;
+    }
+    visit(st, n);
+  }
+  gl_bscan_free(&s);
+  if (st->syncs.len == 0) return;
+  close_deps(st);
+  report(st);
+}
+
+void gl_check_kernel_divergent_sync(const gl_check_ctx *ctx) {
+  sstate st = {.ctx = ctx};
+  gl_kernel_each(ctx->model, ctx->src, ctx->tree,
+                 (1u << GL_K_NUMBA) | (1u << GL_K_NUMBA_DEVICE) | (1u << GL_K_CUPYX),
+                 check_kernel, &st);
+  gl_vec_free(&st.binds);
+  gl_vec_free(&st.branches);
+  gl_vec_free(&st.syncs);
+  gl_vec_free(&st.deps);
+}
