@@ -12,6 +12,7 @@
 #include "checks/bench.h"
 #include "checks/kernel.h"
 #include "checks/noqa.h"
+#include "checks/precision.h"
 #include "checks/timer.h"
 #include "match.h"
 #include "notebook.h"
@@ -21,7 +22,9 @@ static const gl_check checks[] = {
     {"benchmark-without-warmup", gl_check_benchmark_without_warmup},
     {"cpu-time-timer", gl_check_cpu_time_timer},
     {"event-elapsed-without-sync", gl_check_event_elapsed_without_sync},
+    {"numba-kernel-float64-literal", gl_check_numba_float64_literal},
     {"numba-kernel-missing-bounds-check", gl_check_kernel_bounds},
+    {"numba-lazy-kernel-float64-literal", gl_check_numba_float64_literal_lazy},
     {"syncthreads-in-divergent-branch", gl_check_kernel_divergent_sync},
     {"timeit-without-sync", gl_check_timeit_without_sync},
     {"unsynchronized-timer", gl_check_unsynchronized_timer},
