@@ -11,6 +11,7 @@
 
 #include "checks/bench.h"
 #include "checks/kernel.h"
+#include "checks/mem.h"
 #include "checks/noqa.h"
 #include "checks/precision.h"
 #include "checks/timer.h"
@@ -19,6 +20,7 @@
 
 /* Sorted by name. The last row is a sentinel so the table may be empty. */
 static const gl_check checks[] = {
+    {"allocation-in-loop", gl_check_allocation_in_loop},
     {"benchmark-without-warmup", gl_check_benchmark_without_warmup},
     {"cpu-time-timer", gl_check_cpu_time_timer},
     {"event-elapsed-without-sync", gl_check_event_elapsed_without_sync},

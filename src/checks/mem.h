@@ -1,0 +1,17 @@
+/* mem.h: the memory checks of the memory-precision pack, declared for the checks[] table.
+ * Owns: the entry points of mem_alloc.c (allocation-in-loop, GPU502), mem_async.c
+ *       (pageable-async-transfer) and mem_order.c (allocator-configured-after-use).
+ * Not: the table (checks.c), the shared walk (mem_walk.h).
+ * Threads: each check reads one file's borrowed tree, source and model; no state. */
+#ifndef GL_CHECKS_MEM_H
+#define GL_CHECKS_MEM_H
+
+#include "checks/checks.h"
+
+/* `x = cp.zeros(n)` (and the other device and pinned allocators) as a statement of a loop body,
+ * every argument loop-invariant, where x never leaves the iteration: every use of x in the
+ * loop is a read, a store into it, an operand, a method call on it, or an argument of a GPU
+ * library call or kernel launch. */
+void gl_check_allocation_in_loop(const gl_check_ctx *ctx);
+
+#endif

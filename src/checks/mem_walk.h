@@ -1,0 +1,73 @@
+/* mem_walk.h: the pre-order walk the memory checks share (allocation in loops, async copies,
+ * allocator order), with the ancestors of the current node at hand.
+ * Owns: gl_mwalk, a TSTreeCursor walk over the named nodes of one subtree that keeps its own
+ *       stack of ancestors and the field name of each (no ts_node_parent, no recursion), and the
+ *       small node questions those checks ask (kind, callee name, keyword arguments).
+ * Not: any check's logic, reporting.
+ * Threads: a gl_mwalk belongs to one worker and one file; the tree and source are borrowed. */
+#ifndef GL_CHECKS_MEM_WALK_H
+#define GL_CHECKS_MEM_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <tree_sitter/api.h>
+
+#include "load.h"
+#include "model.h"
+#include "vec.h"
+
+typedef struct gl_mframe {
+  TSNode node;
+  const char *field;   /* the field name of node in its parent, or NULL */
+} gl_mframe;
+
+typedef struct gl_mwalk {
+  TSTreeCursor c;
+  gl_vec(gl_mframe) stack;   /* root .. current node, every node the cursor passed (named or not) */
+  bool started, skip;
+} gl_mwalk;
+
+/* Starts a walk of root's subtree, root included. Free with gl_mwalk_free. */
+void gl_mwalk_init(gl_mwalk *w, TSNode root);
+void gl_mwalk_free(gl_mwalk *w);
+
+/* The next named node in pre-order, or false at the end of the subtree. */
+bool gl_mwalk_next(gl_mwalk *w, TSNode *out);
+
+/* Do not descend into the node last returned. */
+void gl_mwalk_skip(gl_mwalk *w);
+
+/* The k-th ancestor of the node last returned (0: its parent), within the walked subtree, and
+ * its field name in its own parent through *field when field is not NULL; a null node past the
+ * subtree's root. */
+TSNode gl_mwalk_up(const gl_mwalk *w, size_t k, const char **field);
+
+/* The field name of the node last returned in its parent, or NULL. */
+const char *gl_mwalk_field(const gl_mwalk *w);
+
+/* True when n's node type is kind. */
+bool gl_mem_is(TSNode n, const char *kind);
+
+/* True for function_definition, lambda and class_definition. */
+bool gl_mem_is_scope(TSNode n);
+
+/* The qualified name of a call's callee into buf (gl_model_resolve); false when it has none. */
+bool gl_mem_callee(const gl_model *m, TSNode call, char *buf, size_t cap);
+
+/* The value of keyword argument name of a call, or a null node. */
+TSNode gl_mem_kwarg(const gl_source *src, TSNode call, const char *name);
+
+/* The i-th positional argument of a call (0-based), or a null node; stops at a splat. */
+TSNode gl_mem_arg(TSNode call, uint32_t i);
+
+/* True when n's source text equals s. */
+bool gl_mem_text_is(const gl_source *src, TSNode n, const char *s);
+
+/* True when the two nodes' source texts are equal. */
+bool gl_mem_same_text(const gl_source *src, TSNode a, TSNode b);
+
+/* True when n is the literal True. */
+bool gl_mem_is_true(TSNode n);
+
+#endif
