@@ -9,12 +9,15 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "checks/accel.h"
 #include "checks/bench.h"
 #include "checks/kernel.h"
+#include "checks/launch.h"
 #include "checks/mem.h"
 #include "checks/noqa.h"
 #include "checks/precision.h"
 #include "checks/timer.h"
+#include "checks/vecio.h"
 #include "match.h"
 #include "notebook.h"
 
@@ -23,14 +26,21 @@ static const gl_check checks[] = {
     {"allocation-in-loop", gl_check_allocation_in_loop},
     {"benchmark-without-warmup", gl_check_benchmark_without_warmup},
     {"cpu-time-timer", gl_check_cpu_time_timer},
+    {"cudf-pandas-enabled-too-late", gl_check_cudf_pandas_too_late},
+    {"cuml-accel-enabled-too-late", gl_check_cuml_accel_too_late},
     {"event-elapsed-without-sync", gl_check_event_elapsed_without_sync},
+    {"fromfile-staged-upload", gl_check_fromfile_staged_upload},
+    {"host-reader-then-upload", gl_check_host_reader_then_upload},
     {"numba-kernel-float64-literal", gl_check_numba_float64_literal},
     {"numba-kernel-missing-bounds-check", gl_check_kernel_bounds},
     {"numba-lazy-kernel-float64-literal", gl_check_numba_float64_literal_lazy},
+    {"rawkernel-argument-mismatch", gl_check_rawkernel_mismatch},
+    {"rawkernel-int-argument-width", gl_check_rawkernel_int_width},
     {"syncthreads-in-divergent-branch", gl_check_kernel_divergent_sync},
     {"timeit-without-sync", gl_check_timeit_without_sync},
     {"unsynchronized-timer", gl_check_unsynchronized_timer},
     {"unused-noqa", gl_check_unused_noqa},
+    {"warp-launch-loop-without-graph", gl_check_warp_launch_loop},
     {NULL, NULL},
 };
 
