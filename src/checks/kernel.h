@@ -2,7 +2,8 @@
  * Owns: the entry points of kernel_bounds.c (numba-kernel-missing-bounds-check, GPU801),
  *       kernel_sync.c (syncthreads-in-divergent-branch, GPU802), rawkernel.c
  *       (rawkernel-argument-mismatch, GPU803), host_read.c (missing-sync-before-host-read,
- *       GPU804) and warp_kernel.c (warp-kernel-constraints, GPU805).
+ *       GPU804), warp_kernel.c (warp-kernel-constraints, GPU805) and the second rawkernel.c
+ *       check (rawkernel-int-argument-width, GPU806).
  * Not: the table (checks.c), finding kernels (kernel_scan.h).
  * Threads: each check reads one file's borrowed tree, source and model; no state. */
 #ifndef GL_CHECKS_KERNEL_H
@@ -17,5 +18,13 @@ void gl_check_kernel_bounds(const gl_check_ctx *ctx);
 /* `cuda.syncthreads()` (and its _count / _and / _or forms) inside an if / while / for whose
  * condition or iterable depends on the thread index. */
 void gl_check_kernel_divergent_sync(const gl_check_ctx *ctx);
+
+/* A launch `k(grid, block, (args...))` of a `cp.RawKernel` / `RawModule.get_function` kernel
+ * whose CUDA source is a literal of the file, passing a Python float to a non-double parameter,
+ * a Python int to a floating-point one, or a strided view to a pointer (GPU803). */
+void gl_check_rawkernel_mismatch(const gl_check_ctx *ctx);
+
+/* The same launches passing a Python int to an `int` (or narrower) parameter (GPU806). */
+void gl_check_rawkernel_int_width(const gl_check_ctx *ctx);
 
 #endif
