@@ -24,6 +24,10 @@ void gl_check_kernel_divergent_sync(const gl_check_ctx *ctx);
  * a Python int to a floating-point one, or a strided view to a pointer (GPU803). */
 void gl_check_rawkernel_mismatch(const gl_check_ctx *ctx);
 
+/* In `@wp.kernel` / `@wp.func` bodies: unannotated kernel parameters, a kernel's return
+ * annotation or returned value, `wp.tid()` in a function, list / dict / set displays (GPU805). */
+void gl_check_warp_kernel_constraints(const gl_check_ctx *ctx);
+
 /* The same launches passing a Python int to an `int` (or narrower) parameter (GPU806). */
 void gl_check_rawkernel_int_width(const gl_check_ctx *ctx);
 
