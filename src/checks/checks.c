@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "checks/accel.h"
-#include "checks/accel.h"
 #include "checks/bench.h"
 #include "checks/kernel.h"
 #include "checks/launch.h"
@@ -27,8 +26,6 @@ static const gl_check checks[] = {
     {"allocation-in-loop", gl_check_allocation_in_loop},
     {"benchmark-without-warmup", gl_check_benchmark_without_warmup},
     {"cpu-time-timer", gl_check_cpu_time_timer},
-    {"cudf-pandas-enabled-too-late", gl_check_cudf_pandas_too_late},
-    {"cuml-accel-enabled-too-late", gl_check_cuml_accel_too_late},
     {"cudf-pandas-enabled-too-late", gl_check_cudf_pandas_too_late},
     {"cuml-accel-enabled-too-late", gl_check_cuml_accel_too_late},
     {"event-elapsed-without-sync", gl_check_event_elapsed_without_sync},
