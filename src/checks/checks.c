@@ -24,6 +24,7 @@
 /* Sorted by name. The last row is a sentinel so the table may be empty. */
 static const gl_check checks[] = {
     {"allocation-in-loop", gl_check_allocation_in_loop},
+    {"allocator-configured-after-use", gl_check_allocator_configured_after_use},
     {"benchmark-without-warmup", gl_check_benchmark_without_warmup},
     {"cpu-time-timer", gl_check_cpu_time_timer},
     {"cudf-pandas-enabled-too-late", gl_check_cudf_pandas_too_late},

@@ -1,6 +1,6 @@
 /* mem.h: the memory checks of the memory-precision pack, declared for the checks[] table.
  * Owns: the entry points of mem_alloc.c (allocation-in-loop, GPU502), mem_async.c
- *       (pageable-async-transfer) and mem_order.c (allocator-configured-after-use).
+ *       (pageable-async-transfer) and mem_order.c (allocator-configured-after-use, GPU504).
  * Not: the table (checks.c), the shared walk (mem_walk.h).
  * Threads: each check reads one file's borrowed tree, source and model; no state. */
 #ifndef GL_CHECKS_MEM_H
@@ -13,5 +13,13 @@
  * loop is a read, a store into it, an operand, a method call on it, or an argument of a GPU
  * library call or kernel launch. */
 void gl_check_allocation_in_loop(const gl_check_ctx *ctx);
+
+/* `cp.cuda.set_allocator(...)` / `set_pinned_memory_allocator`, `rmm.reinitialize(...)` /
+ * `rmm.mr.set_current_device_resource`, `torch.cuda.change_current_allocator` and
+ * `os.environ["PYTORCH_CUDA_ALLOC_CONF"] = ...` (also `setdefault`, `os.putenv`) after a call of
+ * the same scope, earlier in source order and not in a branch that excludes the configuration,
+ * that made device data with that library (CuPy; RMM, cuDF, cuML, cuGraph, cuVS, RAFT;
+ * PyTorch). Reported at the configuration with the first use as the related location. */
+void gl_check_allocator_configured_after_use(const gl_check_ctx *ctx);
 
 #endif
