@@ -1,6 +1,6 @@
 /* vio_scan.h: what the search-io-portability checks share (staged_io.c, vsearch.c, vmetric.c,
- * portability.c): the enclosing scope of the node a walk is at, and a table of name bindings
- * that a walk in source order fills and reads.
+ * prt_guard.c, prt_device.c): the enclosing scope of the node a walk is at, and a table of name
+ * bindings that a walk in source order fills and reads.
  * Owns: gl_vscopes (a stack of the defs, lambdas and classes around the current node, popped
  *       by byte position, so a pre-order walk needs no ts_node_parent), gl_vbinds (per scope and
  *       name, the last binding written before a byte: its kind and the node that made it), and

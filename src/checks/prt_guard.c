@@ -1,0 +1,185 @@
+/* prt_guard.c: the no-gpu-availability-guard check (GPU871): a module that imports a GPU-only
+ * library unconditionally although the file itself shows that it means to run without a GPU.
+ * Owns: the module-level GPU imports (statements directly in the module, so imports under try,
+ *       if or def are guarded or lazy), the signs of a CPU path (a name bound to the numpy
+ *       module, `xp = cp if gpu else np`, cp.get_array_module, a `gpu=False` / `use_gpu=False`
+ *       parameter, a try / except ImportError around another GPU import) and of an availability
+ *       check (getDeviceCount, is_available, CUDARuntimeError) in one pass.
+ * Not: other files of the package (a guard or a fallback elsewhere is not seen), torch and jax
+ *      (they install and import without a GPU).
+ * Threads: no state; reads the borrowed tree, source and model of one file. */
+#include "checks/vecio.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/bench_scan.h"
+#include "checks/vio_scan.h"
+
+#define QCAP 256
+
+typedef struct gstate {
+  const gl_check_ctx *ctx;
+  TSNode claim;          /* the first sign of a CPU path, or a null node */
+  bool guarded;          /* an availability check somewhere */
+} gstate;
+
+/* Packages that need an NVIDIA GPU (or at least CUDA) to be installed and imported. */
+static const char *const gpu_mods[] = {"cupy", "cupyx", "cudf", "cuml", "cugraph", "cuvs",
+                                       "pylibraft", "raft_dask", "cucim", "kvikio", "rmm",
+                                       "nx_cugraph", "dask_cudf", "warp", "cuspatial", NULL};
+
+static bool gpu_module(const char *q) {
+  for (const char *const *m = gpu_mods; *m; m++) {
+    size_t n = strlen(*m);
+    if (strncmp(q, *m, n) == 0 && (q[n] == '\0' || q[n] == '.')) return true;
+  }
+  return strcmp(q, "numba.cuda") == 0 || strncmp(q, "numba.cuda.", 11) == 0;
+}
+
+static bool resolve(const gstate *st, TSNode n, char *q) {
+  return !ts_node_is_null(n) && gl_model_resolve(st->ctx->model, n, q, QCAP);
+}
+
+/* The first GPU module an import statement names (its dotted_name node: `import cupy as cp`,
+ * `from cupy import asnumpy`, the `cuda` of `from numba import cuda`), or a null node. */
+static TSNode gpu_import(const gstate *st, TSNode imp) {
+  char q[QCAP];
+  uint32_t n = ts_node_named_child_count(imp);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode k = ts_node_named_child(imp, i);
+    if (gl_vio_is(k, "aliased_import")) k = ts_node_child_by_field_name(k, "name", 4);
+    if (!gl_vio_is(k, "dotted_name") || !resolve(st, k, q)) continue;
+    if (gpu_module(q)) return k;
+  }
+  return (TSNode){0};
+}
+
+static bool catches_import_error(const gl_source *src, TSNode handler) {
+  uint32_t n = ts_node_named_child_count(handler);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode k = ts_node_named_child(handler, i);
+    if (gl_vio_is(k, "block")) break;
+    uint32_t a = ts_node_start_byte(k), e = ts_node_end_byte(k);
+    const char *t = src->bytes + a;
+    for (uint32_t j = 0; j + 11 <= e - a; j++)
+      if (memcmp(t + j, "ImportError", 11) == 0 || memcmp(t + j, "NotFoundErr", 11) == 0)
+        return true;
+  }
+  return false;
+}
+
+/* `try: import cupy ... except ImportError:` (a GPU import the file treats as optional). */
+static bool optional_gpu_import(const gstate *st, TSNode try_stmt) {
+  TSNode body = ts_node_child_by_field_name(try_stmt, "body", 4);
+  bool gpu = false, handled = false;
+  uint32_t n = ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < n && !gpu; i++) {
+    TSNode k = ts_node_named_child(body, i);
+    if (gl_vio_is(k, "import_statement") || gl_vio_is(k, "import_from_statement"))
+      gpu = !ts_node_is_null(gpu_import(st, k));
+  }
+  n = ts_node_named_child_count(try_stmt);
+  for (uint32_t i = 0; i < n && !handled; i++) {
+    TSNode k = ts_node_named_child(try_stmt, i);
+    handled = gl_vio_is(k, "except_clause") && catches_import_error(st->ctx->src, k);
+  }
+  return gpu && handled;
+}
+
+/* `xp = np`, `xp = cp if gpu else np`, `return np`: the numpy module used as a value. */
+static bool numpy_value(const gstate *st, TSNode v) {
+  char q[QCAP];
+  if (gl_vio_is(v, "conditional_expression")) {
+    uint32_t n = ts_node_named_child_count(v);
+    for (uint32_t i = 0; i < n; i++)
+      if (numpy_value(st, ts_node_named_child(v, i))) return true;
+    return false;
+  }
+  if (!gl_vio_is(v, "identifier") && !gl_vio_is(v, "attribute")) return false;
+  return resolve(st, v, q) && strcmp(q, "numpy") == 0;
+}
+
+/* `def f(x, use_gpu=False)`: a switch that turns the GPU off. */
+static bool gpu_switch_param(const gl_source *src, TSNode p) {
+  static const char *const names[] = {"gpu", "use_gpu", "on_gpu", "cuda", "use_cuda",
+                                      "use_cupy", "enable_gpu", "with_gpu", NULL};
+  TSNode name = ts_node_child_by_field_name(p, "name", 4);
+  TSNode value = ts_node_child_by_field_name(p, "value", 5);
+  if (!gl_vio_is(name, "identifier") || !gl_vio_is(value, "false")) return false;
+  for (const char *const *k = names; *k; k++)
+    if (gl_bscan_text_is(src, name, *k)) return true;
+  return false;
+}
+
+static bool is_guard_name(const char *q) {
+  static const char *const guards[] = {
+      "cupy.cuda.runtime.getDeviceCount", "cupy.cuda.is_available", "cupy.is_available",
+      "numba.cuda.is_available", "numba.cuda.detect", "torch.cuda.is_available",
+      "warp.is_cuda_available", "cupy.cuda.runtime.CUDARuntimeError",
+      "cupy_backends.cuda.api.runtime.CUDARuntimeError", "numba.cuda.cudadrv.error.CudaSupportError",
+      NULL};
+  for (const char *const *g = guards; *g; g++)
+    if (strcmp(q, *g) == 0) return true;
+  return false;
+}
+
+static void look(gstate *st, TSNode n) {
+  char q[QCAP];
+  const gl_source *src = st->ctx->src;
+  TSNode claim = {0};
+  if (gl_vio_is(n, "attribute") || gl_vio_is(n, "identifier")) {
+    if (resolve(st, n, q) && is_guard_name(q)) st->guarded = true;
+    if (gl_vio_is(n, "identifier") && gl_bscan_text_is(src, n, "CUDARuntimeError"))
+      st->guarded = true;
+  } else if (gl_vio_is(n, "call")) {
+    TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+    if (resolve(st, fn, q) &&
+        (strcmp(q, "cupy.get_array_module") == 0 || strcmp(q, "cupyx.scipy.get_array_module") == 0))
+      claim = n;
+  } else if (gl_vio_is(n, "assignment")) {
+    TSNode right = ts_node_child_by_field_name(n, "right", 5);
+    if (numpy_value(st, right)) claim = n;
+  } else if (gl_vio_is(n, "return_statement")) {
+    if (ts_node_named_child_count(n) > 0 && numpy_value(st, ts_node_named_child(n, 0))) claim = n;
+  } else if (gl_vio_is(n, "default_parameter") || gl_vio_is(n, "typed_default_parameter")) {
+    if (gpu_switch_param(src, n)) claim = n;
+  } else if (gl_vio_is(n, "try_statement")) {
+    if (optional_gpu_import(st, n)) claim = n;
+  }
+  if (!ts_node_is_null(claim) && ts_node_is_null(st->claim)) st->claim = claim;
+}
+
+static void report(const gstate *st, TSNode imp, const char *name) {
+  char what[96], line[48], msg[640];
+  gl_vio_text(st->ctx->src, st->claim, what, sizeof what);
+  gl_check_line_label(st->ctx, ts_node_start_byte(st->claim), line, sizeof line);
+  snprintf(msg, sizeof msg,
+           "`%s` is imported unconditionally, but this file has a CPU path (`%s`, %s): on a "
+           "machine without it the module fails at import before that path can run; import it "
+           "in `try: ... except ImportError`, or where the GPU path starts",
+           name, what, line);
+  const char *rel = "the file's CPU path";
+  gl_check_report_related(st->ctx, imp, msg, &st->claim, &rel, 1);
+}
+
+void gl_check_no_gpu_availability_guard(const gl_check_ctx *ctx) {
+  if (!ctx->model) return;
+  gstate st = {.ctx = ctx};
+  gl_bscan s;
+  gl_bscan_init(&s, ts_tree_root_node(ctx->tree));
+  TSNode n;
+  while (gl_bscan_next(&s, &n) && !st.guarded) look(&st, n);
+  gl_bscan_free(&s);
+  if (st.guarded || ts_node_is_null(st.claim)) return;
+  TSNode root = ts_tree_root_node(ctx->tree);
+  uint32_t count = ts_node_named_child_count(root);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode imp = ts_node_named_child(root, i);
+    if (!gl_vio_is(imp, "import_statement") && !gl_vio_is(imp, "import_from_statement")) continue;
+    char q[QCAP];
+    TSNode mod = gpu_import(&st, imp);
+    if (ts_node_is_null(mod) || !resolve(&st, mod, q)) continue;
+    report(&st, imp, q);
+  }
+}
