@@ -33,6 +33,7 @@ static const gl_check checks[] = {
     {"event-elapsed-without-sync", gl_check_event_elapsed_without_sync},
     {"fromfile-staged-upload", gl_check_fromfile_staged_upload},
     {"host-reader-then-upload", gl_check_host_reader_then_upload},
+    {"missing-sync-before-host-read", gl_check_missing_sync_before_host_read},
     {"no-gpu-availability-guard", gl_check_no_gpu_availability_guard},
     {"numba-kernel-float64-literal", gl_check_numba_float64_literal},
     {"numba-kernel-missing-bounds-check", gl_check_kernel_bounds},

@@ -24,6 +24,10 @@ void gl_check_kernel_divergent_sync(const gl_check_ctx *ctx);
  * a Python int to a floating-point one, or a strided view to a pointer (GPU803). */
 void gl_check_rawkernel_mismatch(const gl_check_ctx *ctx);
 
+/* A page-locked or zero-copy host buffer read on the host after an asynchronous copy into it
+ * (or a kernel launch given it) with no synchronization in between (GPU804). */
+void gl_check_missing_sync_before_host_read(const gl_check_ctx *ctx);
+
 /* In `@wp.kernel` / `@wp.func` bodies: unannotated kernel parameters, a kernel's return
  * annotation or returned value, `wp.tid()` in a function, list / dict / set displays (GPU805). */
 void gl_check_warp_kernel_constraints(const gl_check_ctx *ctx);

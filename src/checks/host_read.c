@@ -1,0 +1,265 @@
+/* host_read.c: the missing-sync-before-host-read check (GPU804): a host buffer read while an
+ * asynchronous copy or a kernel may still be writing it.
+ * Owns: which names hold page-locked or zero-copy host buffers (`cuda.pinned_array[_like]`,
+ *       `cuda.mapped_array[_like]`, `cuda.managed_array`, `cupyx.empty_pinned` /
+ *       `zeros_pinned` / `*_like_pinned`, through any alias), which calls write them
+ *       asynchronously (`d.copy_to_host(h, stream=s)`, `d.get(out=h, stream=s)`,
+ *       `cp.asnumpy(d, out=h, stream=s)` into a pinned buffer; a kernel launch `k[g, b](..., h)`
+ *       given a mapped or managed one), what waits (a call with the sync role, a device-to-host
+ *       copy without `stream=` (`.copy_to_host()`, `cp.asnumpy`, d2h roles), any
+ *       `.synchronize()`, a call of a function of the file that does one of these), and the first host read of the buffer after the write with no wait in
+ *       between, in source order within one function.
+ * Not: pageable buffers (an asynchronous copy into pageable memory returns only once it is
+ *      done), reads in another function, reporting (checks.c).
+ * Threads: no state; reads the borrowed tree, source and model of one file. */
+#include "checks/kernel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/bench_scan.h"
+
+#define QNAME_CAP 256
+#define MSG_CAP 640
+
+typedef enum bkind { B_PINNED = 1, B_ZEROCOPY = 2 } bkind;
+
+typedef struct buf {
+  TSNode name;   /* the bound identifier */
+  bkind kind;
+} buf;
+
+typedef struct pending {
+  TSNode write;  /* the asynchronous write (a call) */
+  TSNode name;   /* the buffer it writes */
+  TSNode scope;  /* its function (null: the module) */
+  bool launch;   /* a kernel launch rather than a copy */
+} pending;
+
+typedef struct hstate {
+  const gl_check_ctx *ctx;
+  gl_vec(buf) bufs;
+  gl_vec(pending) pend;
+  gl_bnodes defs;        /* open defs: the innermost last */
+  gl_bnodes all_defs;    /* every def of the file (for helpers that synchronize) */
+  TSNode target;         /* the name the assignment being visited binds (not a read) */
+} hstate;
+
+static const char *const pinned_makers[] = {
+    "numba.cuda.pinned_array", "numba.cuda.pinned_array_like",
+    "numba_cuda_mlir.cuda.pinned_array", "numba_cuda_mlir.cuda.pinned_array_like",
+    "cupyx.empty_pinned", "cupyx.zeros_pinned", "cupyx.empty_like_pinned",
+    "cupyx.zeros_like_pinned",
+};
+static const char *const zerocopy_makers[] = {
+    "numba.cuda.mapped_array", "numba.cuda.mapped_array_like", "numba.cuda.managed_array",
+    "numba_cuda_mlir.cuda.mapped_array", "numba_cuda_mlir.cuda.mapped_array_like",
+    "numba_cuda_mlir.cuda.managed_array",
+};
+static const char *const meta_attrs[] = {"shape", "size", "dtype", "ndim", "nbytes",
+                                         "strides", "itemsize"};
+
+static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
+
+static bool in_table(const char *q, const char *const *t, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(q, t[i]) == 0) return true;
+  return false;
+}
+
+#define IN_TABLE(q, t) in_table(q, t, sizeof t / sizeof t[0])
+
+static TSNode cur_scope(const hstate *st) {
+  return st->defs.len ? st->defs.data[st->defs.len - 1] : (TSNode){0};
+}
+
+static const buf *find_buf(const hstate *st, TSNode id) {
+  if (!is_kind(id, "identifier")) return NULL;
+  for (size_t i = st->bufs.len; i-- > 0;)
+    if (gl_bscan_same_text(st->ctx->src, st->bufs.data[i].name, id)) return &st->bufs.data[i];
+  return NULL;
+}
+
+/* Forgets the pending writes of name in scope (rebound, or read and reported). */
+static void drop(hstate *st, TSNode name, TSNode scope) {
+  size_t k = 0;
+  for (size_t i = 0; i < st->pend.len; i++) {
+    pending *p = &st->pend.data[i];
+    bool same = ts_node_eq(p->scope, scope) && gl_bscan_same_text(st->ctx->src, p->name, name);
+    if (!same) st->pend.data[k++] = *p;
+  }
+  st->pend.len = k;
+}
+
+static void drop_scope(hstate *st, TSNode scope) {
+  size_t k = 0;
+  for (size_t i = 0; i < st->pend.len; i++)
+    if (!ts_node_eq(st->pend.data[i].scope, scope)) st->pend.data[k++] = st->pend.data[i];
+  st->pend.len = k;
+}
+
+static void note_assignment(hstate *st, TSNode n) {
+  TSNode l = ts_node_child_by_field_name(n, "left", 4);
+  TSNode r = ts_node_child_by_field_name(n, "right", 5);
+  if (ts_node_is_null(l) || !is_kind(l, "identifier")) return;
+  st->target = l;
+  drop(st, l, cur_scope(st));
+  char q[QNAME_CAP];
+  bkind kind = 0;
+  if (!ts_node_is_null(r) && gl_bscan_callee(st->ctx->model, r, q, sizeof q))
+    kind = IN_TABLE(q, pinned_makers) ? B_PINNED : IN_TABLE(q, zerocopy_makers) ? B_ZEROCOPY : 0;
+  for (size_t i = 0; i < st->bufs.len; i++)
+    if (gl_bscan_same_text(st->ctx->src, st->bufs.data[i].name, l)) st->bufs.data[i].kind = kind;
+  if (kind) gl_vec_push(&st->bufs, ((buf){l, kind}));
+}
+
+static void add_pending(hstate *st, TSNode call, TSNode name, bool launch) {
+  const buf *b = find_buf(st, name);
+  if (!b || (launch ? b->kind != B_ZEROCOPY : b->kind == 0)) return;
+  gl_vec_push(&st->pend, ((pending){call, name, cur_scope(st), launch}));
+}
+
+/* Records the asynchronous writes a call makes; true when the call is device-side work whose
+ * arguments are not host reads (a launch, or a call given `stream=`). */
+static bool note_writes(hstate *st, TSNode call) {
+  const gl_source *src = st->ctx->src;
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (!ts_node_is_null(fn) && is_kind(fn, "subscript")) {
+    TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+    uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+    for (uint32_t i = 0; i < n; i++) add_pending(st, call, ts_node_named_child(args, i), true);
+    return true;
+  }
+  TSNode stream = gl_bscan_kwarg(src, call, "stream");
+  if (ts_node_is_null(stream) || gl_bscan_text_is(src, stream, "0") ||
+      gl_bscan_text_is(src, stream, "None"))
+    return false;
+  TSNode recv, dst = {0};
+  char q[QNAME_CAP];
+  if (gl_bscan_method(src, call, "copy_to_host", &recv)) {
+    dst = gl_bscan_arg(call, 0);
+    if (ts_node_is_null(dst)) dst = gl_bscan_kwarg(src, call, "ary");
+  } else if (gl_bscan_method(src, call, "get", &recv) ||
+             (gl_bscan_callee(st->ctx->model, call, q, sizeof q) && strcmp(q, "cupy.asnumpy") == 0)) {
+    dst = gl_bscan_kwarg(src, call, "out");
+  }
+  if (!ts_node_is_null(dst)) add_pending(st, call, dst, false);
+  return true;
+}
+
+/* A call that surely waits for the device, without looking into functions. */
+static bool waits_here(const gl_check_ctx *ctx, TSNode call) {
+  uint32_t roles = gl_model_roles(ctx->model, call);
+  if (roles & GL_ROLE_SYNC) return true;
+  bool streamed = !ts_node_is_null(gl_bscan_kwarg(ctx->src, call, "stream"));
+  if ((roles & GL_ROLE_D2H) && !streamed) return true;
+  TSNode recv;
+  char q[QNAME_CAP];
+  if (gl_bscan_method(ctx->src, call, "synchronize", &recv)) return true;
+  if (streamed) return false;
+  return gl_bscan_method(ctx->src, call, "copy_to_host", &recv) ||
+         (gl_bscan_callee(ctx->model, call, q, sizeof q) && strcmp(q, "cupy.asnumpy") == 0);
+}
+
+/* True when the body of def (outside nested scopes) holds a call that waits. */
+static bool def_waits(const gl_check_ctx *ctx, TSNode def) {
+  TSNode body = ts_node_child_by_field_name(def, "body", 4);
+  if (ts_node_is_null(body)) return false;
+  gl_bscan s;
+  gl_bscan_init(&s, body);
+  TSNode n;
+  bool hit = false;
+  while (!hit && gl_bscan_next(&s, &n)) {
+    if (gl_bscan_is_scope(n)) gl_bscan_skip(&s);
+    else if (is_kind(n, "call")) hit = waits_here(ctx, n);
+  }
+  gl_bscan_free(&s);
+  return hit;
+}
+
+static bool waits(hstate *st, TSNode call) {
+  if (waits_here(st->ctx, call)) return true;
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (ts_node_is_null(fn) || !is_kind(fn, "identifier")) return false;
+  TSNode def = gl_bscan_def_named(st->ctx->src, &st->all_defs, fn);
+  return !ts_node_is_null(def) && def_waits(st->ctx, def);
+}
+
+static void report(hstate *st, size_t i, TSNode read) {
+  const pending *p = &st->pend.data[i];
+  const gl_source *src = st->ctx->src;
+  char msg[MSG_CAP], where[64];
+  gl_check_line_label(st->ctx, ts_node_start_byte(p->write), where, sizeof where);
+  int nl = (int)(ts_node_end_byte(read) - ts_node_start_byte(read));
+  snprintf(msg, sizeof msg,
+           "`%.*s` is read on the host while %s (%s) may still be writing it: the read sees "
+           "stale or partial data; synchronize first (`%s`)",
+           nl, src->bytes + ts_node_start_byte(read),
+           p->launch ? "the kernel launched" : "the asynchronous copy started", where,
+           p->launch ? "cuda.synchronize()" : "stream.synchronize()");
+  const char *rel = p->launch ? "the kernel launch that writes it" : "the asynchronous copy";
+  gl_check_report_related(st->ctx, read, msg, &p->write, &rel, 1);
+}
+
+static void note_read(hstate *st, TSNode id) {
+  TSNode scope = cur_scope(st);
+  for (size_t i = 0; i < st->pend.len; i++) {
+    const pending *p = &st->pend.data[i];
+    if (!ts_node_eq(p->scope, scope) || !gl_bscan_same_text(st->ctx->src, p->name, id)) continue;
+    report(st, i, id);
+    drop(st, id, scope);
+    return;
+  }
+}
+
+/* `h.shape`, `len(h)`: metadata, not the buffer's contents. */
+static bool is_meta(const hstate *st, TSNode n) {
+  const gl_source *src = st->ctx->src;
+  if (is_kind(n, "attribute")) {
+    TSNode a = ts_node_child_by_field_name(n, "attribute", 9);
+    for (size_t i = 0; i < sizeof meta_attrs / sizeof meta_attrs[0]; i++)
+      if (gl_bscan_text_is(src, a, meta_attrs[i])) return true;
+    return false;
+  }
+  TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+  return is_kind(n, "call") && !ts_node_is_null(fn) && gl_bscan_text_is(src, fn, "len");
+}
+
+static void visit(hstate *st, TSNode n, gl_bscan *s) {
+  while (st->defs.len && ts_node_start_byte(n) >= ts_node_end_byte(*gl_vec_last(&st->defs)))
+    st->defs.len--;
+  const char *t = ts_node_type(n);
+  if (strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0) {
+    gl_vec_push(&st->defs, n);
+  } else if (strcmp(t, "assignment") == 0) {
+    note_assignment(st, n);
+  } else if (strcmp(t, "call") == 0) {
+    if (st->pend.len && waits(st, n)) drop_scope(st, cur_scope(st));
+    if (is_meta(st, n) || note_writes(st, n)) gl_bscan_skip(s);
+  } else if (strcmp(t, "attribute") == 0) {
+    if (is_meta(st, n)) gl_bscan_skip(s);
+  } else if (strcmp(t, "identifier") == 0 && st->pend.len) {
+    const char *field = ts_tree_cursor_current_field_name(&s->c);
+    bool not_read = ts_node_eq(n, st->target) ||
+                    (field && (strcmp(field, "attribute") == 0 || strcmp(field, "name") == 0));
+    if (!not_read) note_read(st, n);
+  }
+}
+
+void gl_check_missing_sync_before_host_read(const gl_check_ctx *ctx) {
+  const char *b = ctx->src->bytes;
+  if (!ctx->model || !b || (!strstr(b, "pinned") && !strstr(b, "mapped_array") &&
+                            !strstr(b, "managed_array")))
+    return;
+  hstate st = {.ctx = ctx};
+  gl_bscan_defs(ctx->tree, &st.all_defs);
+  gl_bscan s;
+  gl_bscan_init(&s, ts_tree_root_node(ctx->tree));
+  TSNode n;
+  while (gl_bscan_next(&s, &n)) visit(&st, n, &s);
+  gl_bscan_free(&s);
+  gl_vec_free(&st.bufs);
+  gl_vec_free(&st.pend);
+  gl_vec_free(&st.defs);
+  gl_vec_free(&st.all_defs);
+}
