@@ -1,6 +1,7 @@
 /* launch.h: the launch-granularity checks (rules/launch-granularity), declared for the checks[]
  * table.
- * Owns: the entry points of warp_graph.c (warp-launch-loop-without-graph, GPU603).
+ * Owns: the entry points of warp_graph.c (warp-launch-loop-without-graph, GPU603) and
+ *       launch_config.c (block-size-over-limit, GPU604; launch-config-literal, GPU605).
  * Not: the table (checks.c), the query rules of the pack (GPU601, GPU602, ...).
  * Threads: each check reads one file's borrowed tree, source and model; no state. */
 #ifndef GL_CHECKS_LAUNCH_H
@@ -14,5 +15,19 @@
  * `warp.capture_launch`. Reported once per loop nest, at the first launch of the innermost loop
  * that has two; an outer loop holding a reported one is not reported again. */
 void gl_check_warp_launch_loop(const gl_check_ctx *ctx);
+
+/* A kernel launch (Numba / cupyx.jit `k[grid, block, ...](...)`, CuPy RawKernel
+ * `k(grid, block, args)`; the call must have the gpu-work role) whose block is a literal
+ * integer, or a tuple / list of them, of more than 1024 threads in all. Reported at the block. */
+void gl_check_block_size_over_limit(const gl_check_ctx *ctx);
+
+/* Launches (as above) with a literal block of more than 32 threads that is not a multiple of 32
+ * (reported at the block), and launches whose grid and block are both literal (more than one
+ * thread, at most 1024 per block) where the kernel's code is in the file (a def of that name;
+ * for RawKernel, source text with `blockIdx`) and does not read the grid size (`gridsize`,
+ * `gridDim`), and no argument shows a constant problem size (an integer literal, or a name
+ * bound in the launch's scope or the module to a call whose first argument, directly or
+ * through one more call, is a literal size). Reported at the grid. */
+void gl_check_launch_config_literal(const gl_check_ctx *ctx);
 
 #endif

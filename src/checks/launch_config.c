@@ -1,0 +1,316 @@
+/* launch_config.c: the launch-configuration checks of the launch-granularity pack: a literal
+ * block over CUDA's 1024-thread limit (block-size-over-limit, GPU604) and literal launch
+ * configurations that ignore the data size (launch-config-literal, GPU605).
+ * Owns: recognising a kernel launch with its grid and block (Numba and cupyx.jit
+ *       `k[grid, block](...)`, CuPy `RawKernel` `k(grid, block, args)`), the value of a literal
+ *       configuration, and for GPU605 one walk (TSTreeCursor, enter / leave, a scope stack) that
+ *       collects launch sites, names bound to arrays of literal size, and the kernels of the file
+ *       that loop over the grid; the findings are decided after the walk.
+ * Not: the reporting helper (checks.c), query rules.
+ * Threads: no state; reads the borrowed tree, source and model of one file. */
+#include "checks/launch.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "vec.h"
+
+#define MAX_THREADS 1024u
+#define WARP 32u
+#define BIG ((uint64_t)1 << 40)
+
+typedef struct lsite {
+  TSNode call, kernel, grid, block;
+  bool raw;                /* CuPy RawKernel form: k(grid, block, args) */
+} lsite;
+
+static bool is_kind(TSNode n, const char *kind) { return strcmp(ts_node_type(n), kind) == 0; }
+
+/* The value of a decimal integer literal (underscores allowed), or 0 when n is not one. */
+static uint64_t int_value(const gl_source *src, TSNode n) {
+  while (is_kind(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
+    n = ts_node_named_child(n, 0);
+  if (!is_kind(n, "integer")) return 0;
+  uint64_t v = 0;
+  for (uint32_t i = ts_node_start_byte(n); i < ts_node_end_byte(n); i++) {
+    char ch = src->bytes[i];
+    if (ch == '_') continue;
+    if (ch < '0' || ch > '9') return 0;
+    v = v * 10 + (uint64_t)(ch - '0');
+    if (v > BIG) v = BIG;
+  }
+  return v;
+}
+
+/* The number of threads a literal dimension gives (an integer, or a tuple / list of them), or 0
+ * when it is not literal. */
+static uint64_t dims_value(const gl_source *src, TSNode n) {
+  if (ts_node_is_null(n)) return 0;
+  if (!is_kind(n, "tuple") && !is_kind(n, "list")) return int_value(src, n);
+  uint32_t k = ts_node_named_child_count(n);
+  uint64_t p = k ? 1 : 0;
+  for (uint32_t i = 0; i < k && p; i++) {
+    uint64_t v = int_value(src, ts_node_named_child(n, i));
+    p = v == 0 ? 0 : (p * v > BIG ? BIG : p * v);
+  }
+  return p;
+}
+
+static bool is_dims(TSNode n) {
+  return is_kind(n, "tuple") || is_kind(n, "list") || is_kind(n, "integer") ||
+         is_kind(n, "identifier") || is_kind(n, "parenthesized_expression") ||
+         is_kind(n, "binary_operator") || is_kind(n, "call") || is_kind(n, "attribute");
+}
+
+/* Recognises a kernel launch (the call must have the gpu-work role from the models: a call of
+ * a numba.cuda.KernelLaunch, a cupyx.jit kernel launch or a cupy.RawKernel). */
+static bool launch_site(const gl_check_ctx *ctx, TSNode call, lsite *out) {
+  if (!is_kind(call, "call") || !(gl_model_roles(ctx->model, call) & GL_ROLE_GPU_WORK)) return false;
+  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  if (ts_node_is_null(fn)) return false;
+  *out = (lsite){.call = call};
+  if (is_kind(fn, "subscript")) {
+    uint32_t k = ts_node_named_child_count(fn);
+    if (k < 3 || k > 5) return false;   /* value + 2..4 indices */
+    out->kernel = ts_node_named_child(fn, 0);
+    out->grid = ts_node_named_child(fn, 1);
+    out->block = ts_node_named_child(fn, 2);
+    return true;
+  }
+  char q[256];
+  if (!is_kind(fn, "identifier") && !is_kind(fn, "attribute")) return false;
+  if (gl_model_resolve(ctx->model, fn, q, sizeof q)) return false;   /* a library function */
+  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  if (ts_node_is_null(args) || ts_node_named_child_count(args) < 3) return false;
+  TSNode g = ts_node_named_child(args, 0), b = ts_node_named_child(args, 1);
+  TSNode a = ts_node_named_child(args, 2);
+  if (!is_dims(g) || !is_dims(b) || !(is_kind(a, "tuple") || is_kind(a, "list"))) return false;
+  out->kernel = fn;
+  out->grid = g;
+  out->block = b;
+  out->raw = true;
+  return true;
+}
+
+void gl_check_block_size_over_limit(const gl_check_ctx *ctx) {
+  if (!ctx->model) return;
+  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(ctx->tree));
+  for (bool more = true; more;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    lsite s;
+    if (is_kind(n, "call") && launch_site(ctx, n, &s)) {
+      uint64_t threads = dims_value(ctx->src, s.block);
+      if (threads > MAX_THREADS) {
+        char msg[360];
+        snprintf(msg, sizeof msg,
+                 "a block of %llu threads is over CUDA's limit of 1024 threads per block, so "
+                 "this launch fails at run time; use at most 1024 threads per block (128 to 256 "
+                 "for 1-D work) and more blocks",
+                 (unsigned long long)threads);
+        gl_check_report(ctx, s.block, msg);
+      }
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c))
+      if (!ts_tree_cursor_goto_parent(&c)) {
+        more = false;
+        break;
+      }
+  }
+  ts_tree_cursor_delete(&c);
+}
+
+/* ---- launch-config-literal (GPU605) ------------------------------------------------------ */
+
+typedef struct span {
+  uint32_t scope;          /* index of the scope the name is bound in (0: the module) */
+  uint32_t start, end;     /* the name's bytes */
+} span;
+
+typedef gl_vec(span) span_vec;
+
+typedef struct csite {
+  lsite s;
+  uint32_t scope;
+} csite;
+
+typedef struct cstate {
+  const gl_check_ctx *ctx;
+  gl_vec(uint32_t) scopes;   /* the scope stack: indices; the module is 0 */
+  gl_vec(TSNode) scope_nodes;
+  uint32_t nscopes;
+  gl_vec(csite) sites;
+  span_vec sized;            /* names bound to arrays of literal size */
+  span_vec defs;             /* names of the defs of the file */
+  span_vec strided;          /* names of defs whose body reads the grid size */
+} cstate;
+
+static bool is_scope(TSNode n) {
+  return is_kind(n, "function_definition") || is_kind(n, "lambda") || is_kind(n, "class_definition");
+}
+
+static bool contains(const gl_source *src, TSNode n, const char *needle) {
+  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+  size_t k = strlen(needle);
+  for (uint32_t i = a; i + k <= b; i++)
+    if (src->bytes[i] == needle[0] && memcmp(src->bytes + i, needle, k) == 0) return true;
+  return false;
+}
+
+static bool reads_grid_size(const gl_source *src, TSNode n) {
+  return contains(src, n, "gridsize") || contains(src, n, "gridDim");
+}
+
+static bool same_text(const gl_source *src, TSNode n, uint32_t start, uint32_t end) {
+  uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
+  return b - a == end - start && memcmp(src->bytes + a, src->bytes + start, b - a) == 0;
+}
+
+static span span_of(uint32_t scope, TSNode n) {
+  return (span){scope, ts_node_start_byte(n), ts_node_end_byte(n)};
+}
+
+/* `cp.zeros(256)`, `cuda.device_array((16, 16))`, `cuda.to_device(np.zeros(256))`: a call
+ * whose first argument is a literal size, directly or through one more call. */
+static bool literal_sized(const gl_source *src, TSNode v) {
+  for (int depth = 0; depth < 2 && is_kind(v, "call"); depth++) {
+    TSNode args = ts_node_child_by_field_name(v, "arguments", 9);
+    if (ts_node_is_null(args) || ts_node_named_child_count(args) == 0) return false;
+    TSNode a = ts_node_named_child(args, 0);
+    if (dims_value(src, a) > 0) return true;
+    v = a;
+  }
+  return false;
+}
+
+static uint32_t cur_scope(const cstate *st) { return *gl_vec_last(&st->scopes); }
+
+static void enter_scope(cstate *st, TSNode n) {
+  uint32_t id = ++st->nscopes;
+  gl_vec_push(&st->scopes, id);
+  if (!is_kind(n, "function_definition")) return;
+  TSNode name = ts_node_child_by_field_name(n, "name", 4);
+  TSNode body = ts_node_child_by_field_name(n, "body", 4);
+  if (ts_node_is_null(name) || ts_node_is_null(body)) return;
+  gl_vec_push(&st->defs, span_of(0, name));
+  if (reads_grid_size(st->ctx->src, body)) gl_vec_push(&st->strided, span_of(0, name));
+}
+
+static void enter_assignment(cstate *st, TSNode n) {
+  TSNode left = ts_node_child_by_field_name(n, "left", 4);
+  TSNode right = ts_node_child_by_field_name(n, "right", 5);
+  if (ts_node_is_null(left) || ts_node_is_null(right) || !is_kind(left, "identifier")) return;
+  if (literal_sized(st->ctx->src, right)) gl_vec_push(&st->sized, span_of(cur_scope(st), left));
+}
+
+static void c_enter(cstate *st, TSNode n) {
+  lsite s;
+  if (is_scope(n)) {
+    enter_scope(st, n);
+    gl_vec_push(&st->scope_nodes, n);
+  } else if (is_kind(n, "assignment")) {
+    enter_assignment(st, n);
+  } else if (is_kind(n, "call") && launch_site(st->ctx, n, &s)) {
+    csite c = {s, cur_scope(st)};
+    gl_vec_push(&st->sites, c);
+  }
+}
+
+static void c_leave(cstate *st, TSNode n) {
+  if (!is_scope(n) || st->scope_nodes.len == 0) return;
+  if (!ts_node_eq(*gl_vec_last(&st->scope_nodes), n)) return;
+  st->scope_nodes.len--;
+  st->scopes.len--;
+}
+
+static void c_walk(cstate *st) {
+  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(st->ctx->tree));
+  for (;;) {
+    c_enter(st, ts_tree_cursor_current_node(&c));
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    c_leave(st, ts_tree_cursor_current_node(&c));
+    bool done = false;
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) {
+        done = true;
+        break;
+      }
+      c_leave(st, ts_tree_cursor_current_node(&c));
+    }
+    if (done) break;
+  }
+  ts_tree_cursor_delete(&c);
+}
+
+static bool in_spans(const cstate *st, const span_vec *v, TSNode name, uint32_t scope,
+                     bool any_scope) {
+  if (!is_kind(name, "identifier")) return false;
+  for (size_t i = 0; i < v->len; i++) {
+    const span *p = &v->data[i];
+    if ((any_scope || p->scope == scope || p->scope == 0) &&
+        same_text(st->ctx->src, name, p->start, p->end))
+      return true;
+  }
+  return false;
+}
+
+/* True when an argument of the launch shows a constant problem size: an integer literal, or a
+ * name bound to an array of literal size in the launch's scope or the module. */
+static bool constant_size(const cstate *st, const csite *c) {
+  TSNode args = ts_node_child_by_field_name(c->s.call, "arguments", 9);
+  if (c->s.raw && !ts_node_is_null(args)) args = ts_node_named_child(args, 2);
+  uint32_t k = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+  for (uint32_t i = 0; i < k; i++) {
+    TSNode a = ts_node_named_child(args, i);
+    if (int_value(st->ctx->src, a) > 0) return true;
+    if (in_spans(st, &st->sized, a, c->scope, false)) return true;
+  }
+  return false;
+}
+
+/* True when the kernel's code is in the file and does not loop over the grid. */
+static bool fixed_coverage(const cstate *st, const csite *c) {
+  const gl_source *src = st->ctx->src;
+  TSNode root = ts_tree_root_node(st->ctx->tree);
+  if (c->s.raw) return contains(src, root, "blockIdx") && !contains(src, root, "gridDim");
+  if (!is_kind(c->s.kernel, "identifier")) return false;
+  if (in_spans(st, &st->strided, c->s.kernel, 0, true)) return false;
+  return in_spans(st, &st->defs, c->s.kernel, 0, true);   /* its code is in this file */
+}
+
+static void report_site(const cstate *st, const csite *c) {
+  const gl_source *src = st->ctx->src;
+  uint64_t grid = dims_value(src, c->s.grid), block = dims_value(src, c->s.block);
+  char msg[480];
+  if (block > WARP && block <= MAX_THREADS && block % WARP != 0) {
+    snprintf(msg, sizeof msg,
+             "a block of %llu threads is not a multiple of the warp size (32), so the last warp "
+             "of every block runs partly idle; use a multiple of 32 such as 128 or 256",
+             (unsigned long long)block);
+    gl_check_report(st->ctx, c->s.block, msg);
+  }
+  if (grid == 0 || block == 0 || block > MAX_THREADS || grid * block <= 1) return;
+  if (constant_size(st, c) || !fixed_coverage(st, c)) return;
+  snprintf(msg, sizeof msg,
+           "the launch runs a fixed %llu threads (a literal grid and block) whatever the size of "
+           "its data, and the kernel does not loop over the grid: larger inputs are left "
+           "unprocessed and small grids leave the GPU idle; compute the grid from the size, "
+           "`(n + threads - 1) // threads`, or loop with `cuda.gridsize`",
+           (unsigned long long)(grid * block));
+  gl_check_report(st->ctx, c->s.grid, msg);
+}
+
+void gl_check_launch_config_literal(const gl_check_ctx *ctx) {
+  if (!ctx->model) return;
+  cstate st = {.ctx = ctx};
+  uint32_t module = 0;
+  gl_vec_push(&st.scopes, module);
+  c_walk(&st);
+  for (size_t i = 0; i < st.sites.len; i++) report_site(&st, &st.sites.data[i]);
+  gl_vec_free(&st.scopes);
+  gl_vec_free(&st.scope_nodes);
+  gl_vec_free(&st.sites);
+  gl_vec_free(&st.sized);
+  gl_vec_free(&st.defs);
+  gl_vec_free(&st.strided);
+}
