@@ -25,6 +25,7 @@
 static const gl_check checks[] = {
     {"allocation-in-loop", gl_check_allocation_in_loop},
     {"allocator-configured-after-use", gl_check_allocator_configured_after_use},
+    {"approximate-index-without-recall", gl_check_approximate_index_without_recall},
     {"benchmark-without-warmup", gl_check_benchmark_without_warmup},
     {"block-size-over-limit", gl_check_block_size_over_limit},
     {"cpu-time-timer", gl_check_cpu_time_timer},
