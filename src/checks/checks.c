@@ -41,6 +41,7 @@ static const gl_check checks[] = {
     {"numba-kernel-float64-literal", gl_check_numba_float64_literal},
     {"numba-kernel-missing-bounds-check", gl_check_kernel_bounds},
     {"numba-lazy-kernel-float64-literal", gl_check_numba_float64_literal_lazy},
+    {"pageable-async-transfer", gl_check_pageable_async_transfer},
     {"rawkernel-argument-mismatch", gl_check_rawkernel_mismatch},
     {"rawkernel-int-argument-width", gl_check_rawkernel_int_width},
     {"syncthreads-in-divergent-branch", gl_check_kernel_divergent_sync},

@@ -1,6 +1,6 @@
 /* mem.h: the memory checks of the memory-precision pack, declared for the checks[] table.
  * Owns: the entry points of mem_alloc.c (allocation-in-loop, GPU502), mem_async.c
- *       (pageable-async-transfer) and mem_order.c (allocator-configured-after-use, GPU504).
+ *       (pageable-async-transfer, GPU505) and mem_order.c (allocator-configured-after-use, GPU504).
  * Not: the table (checks.c), the shared walk (mem_walk.h).
  * Threads: each check reads one file's borrowed tree, source and model; no state. */
 #ifndef GL_CHECKS_MEM_H
@@ -21,5 +21,13 @@ void gl_check_allocation_in_loop(const gl_check_ctx *ctx);
  * that made device data with that library (CuPy; RMM, cuDF, cuML, cuGraph, cuVS, RAFT;
  * PyTorch). Reported at the configuration with the first use as the related location. */
 void gl_check_allocator_configured_after_use(const gl_check_ctx *ctx);
+
+/* An asynchronous copy (`.to(cuda, non_blocking=True)`, `.cuda(non_blocking=True)`,
+ * `d.copy_(h, non_blocking=True)`, `cuda.to_device(h, stream=s)`, `d.copy_to_host(h, stream=s)`
+ * or without a destination, `d.set(h, stream=s)`, `cp.asarray(h, blocking=False)`) whose host
+ * side is surely pageable: a NumPy constructor, a CPU tensor constructor without
+ * `pin_memory=True`, `torch.from_numpy` of one, or a name that every binding of its scope (the
+ * module's for a name the function does not bind) makes one and nothing pins. */
+void gl_check_pageable_async_transfer(const gl_check_ctx *ctx);
 
 #endif
