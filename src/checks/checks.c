@@ -15,6 +15,7 @@
 #include "checks/launch.h"
 #include "checks/mem.h"
 #include "checks/noqa.h"
+#include "checks/opportunity.h"
 #include "checks/precision.h"
 #include "checks/timer.h"
 #include "checks/vecio.h"
@@ -29,6 +30,7 @@ static const gl_check checks[] = {
     {"benchmark-without-warmup", gl_check_benchmark_without_warmup},
     {"block-size-over-limit", gl_check_block_size_over_limit},
     {"cpu-time-timer", gl_check_cpu_time_timer},
+    {"cpu-vector-index", gl_check_vector_index_opportunity},
     {"cross-device-array-use", gl_check_cross_device_array_use},
     {"cudf-pandas-enabled-too-late", gl_check_cudf_pandas_too_late},
     {"cuml-accel-enabled-too-late", gl_check_cuml_accel_too_late},
@@ -37,13 +39,17 @@ static const gl_check checks[] = {
     {"host-reader-then-upload", gl_check_host_reader_then_upload},
     {"launch-config-literal", gl_check_launch_config_literal},
     {"missing-sync-before-host-read", gl_check_missing_sync_before_host_read},
+    {"networkx-without-nx-cugraph", gl_check_networkx_opportunity},
     {"no-gpu-availability-guard", gl_check_no_gpu_availability_guard},
     {"numba-kernel-float64-literal", gl_check_numba_float64_literal},
     {"numba-kernel-missing-bounds-check", gl_check_kernel_bounds},
     {"numba-lazy-kernel-float64-literal", gl_check_numba_float64_literal_lazy},
     {"pageable-async-transfer", gl_check_pageable_async_transfer},
+    {"pandas-without-cudf-pandas", gl_check_pandas_opportunity},
     {"rawkernel-argument-mismatch", gl_check_rawkernel_mismatch},
     {"rawkernel-int-argument-width", gl_check_rawkernel_int_width},
+    {"skimage-without-cucim", gl_check_skimage_opportunity},
+    {"sklearn-without-cuml-accel", gl_check_sklearn_opportunity},
     {"syncthreads-in-divergent-branch", gl_check_kernel_divergent_sync},
     {"timeit-without-sync", gl_check_timeit_without_sync},
     {"unsynchronized-timer", gl_check_unsynchronized_timer},
