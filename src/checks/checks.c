@@ -41,6 +41,7 @@ static const gl_check checks[] = {
     {"missing-sync-before-host-read", gl_check_missing_sync_before_host_read},
     {"networkx-without-nx-cugraph", gl_check_networkx_opportunity},
     {"no-gpu-availability-guard", gl_check_no_gpu_availability_guard},
+    {"numba-kernel-constraints", gl_check_numba_kernel_constraints},
     {"numba-kernel-float64-literal", gl_check_numba_float64_literal},
     {"numba-kernel-missing-bounds-check", gl_check_kernel_bounds},
     {"numba-lazy-kernel-float64-literal", gl_check_numba_float64_literal_lazy},

@@ -3,7 +3,8 @@
  *       kernel_sync.c (syncthreads-in-divergent-branch, GPU802), rawkernel.c
  *       (rawkernel-argument-mismatch, GPU803), host_read.c (missing-sync-before-host-read,
  *       GPU804), warp_kernel.c (warp-kernel-constraints, GPU805) and the second rawkernel.c
- *       check (rawkernel-int-argument-width, GPU806).
+ *       check (rawkernel-int-argument-width, GPU806), kernel_limits.c (numba-kernel-constraints,
+ *       GPU807).
  * Not: the table (checks.c), finding kernels (kernel_scan.h).
  * Threads: each check reads one file's borrowed tree, source and model; no state. */
 #ifndef GL_CHECKS_KERNEL_H
@@ -31,6 +32,11 @@ void gl_check_missing_sync_before_host_read(const gl_check_ctx *ctx);
 /* In `@wp.kernel` / `@wp.func` bodies: unannotated kernel parameters, a kernel's return
  * annotation or returned value, `wp.tid()` in a function, list / dict / set displays (GPU805). */
 void gl_check_warp_kernel_constraints(const gl_check_ctx *ctx);
+
+/* In `@cuda.jit` kernels and device functions: a kernel returning a value, shared / local array
+ * shapes that are not constants, list / dict / set displays, NumPy allocation, calls of
+ * undecorated functions of the file (GPU807). */
+void gl_check_numba_kernel_constraints(const gl_check_ctx *ctx);
 
 /* The same launches passing a Python int to an `int` (or narrower) parameter (GPU806). */
 void gl_check_rawkernel_int_width(const gl_check_ctx *ctx);

@@ -1,0 +1,220 @@
+/* kernel_limits.c: the numba-kernel-constraints check (GPU807): Python in a `@cuda.jit` kernel
+ * or device function that Numba's CUDA target cannot compile.
+ * Owns: the constraint list: `return <value>` in a kernel (not a device function);
+ *       `cuda.shared.array` / `cuda.local.array` whose shape reads a parameter or a name bound in
+ *       the function (not a compile-time constant); list / dict / set displays and
+ *       comprehensions; NumPy allocation (`np.empty`, `np.zeros`, ...); calls of a function of
+ *       the file that no decorator compiles for the GPU.
+ * Not: finding kernels (kernel_scan.c), reporting (checks.c).
+ * Threads: no state; reads the borrowed tree, source and model of one file. */
+#include "checks/kernel.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/bench_scan.h"
+#include "checks/kernel_scan.h"
+
+#define QNAME_CAP 256
+#define MSG_CAP 512
+
+typedef struct lstate {
+  const gl_check_ctx *ctx;
+  const gl_kernel *k;
+  gl_bnodes locals;     /* parameters and names bound in the function */
+  gl_bnodes shapes;     /* shape arguments of shared / local arrays */
+  gl_bnodes calls;      /* calls of a plain name (checked against the file's defs at the end) */
+} lstate;
+
+static const char *const np_allocs[] = {"empty", "zeros", "ones", "full", "array", "arange",
+                                        "empty_like", "zeros_like", "ones_like", "full_like",
+                                        "linspace", "eye", "identity", "asarray"};
+
+static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
+
+static void say(const gl_check_ctx *ctx, TSNode at, const char *what) {
+  char msg[MSG_CAP];
+  int l = (int)(ts_node_end_byte(at) - ts_node_start_byte(at));
+  snprintf(msg, sizeof msg, "`%.*s` %s", l > 80 ? 80 : l, ctx->src->bytes + ts_node_start_byte(at),
+           what);
+  gl_check_report(ctx, at, msg);
+}
+
+static void add_names(gl_bnodes *l, TSNode t) {
+  if (ts_node_is_null(t)) return;
+  if (is_kind(t, "identifier")) {
+    gl_vec_push(l, t);
+    return;
+  }
+  uint32_t n = ts_node_named_child_count(t);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(t, i);
+    if (is_kind(c, "identifier")) gl_vec_push(l, c);
+  }
+}
+
+static void note_params(lstate *st) {
+  TSNode ps = ts_node_child_by_field_name(st->k->def, "parameters", 10);
+  uint32_t n = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode p = ts_node_named_child(ps, i);
+    if (!is_kind(p, "identifier")) p = ts_node_child_by_field_name(p, "name", 4);
+    if (!ts_node_is_null(p) && is_kind(p, "identifier")) gl_vec_push(&st->locals, p);
+  }
+}
+
+static bool is_np_alloc(const char *q) {
+  if (strncmp(q, "numpy.", 6) != 0) return false;
+  for (size_t i = 0; i < sizeof np_allocs / sizeof np_allocs[0]; i++)
+    if (strcmp(q + 6, np_allocs[i]) == 0) return true;
+  return false;
+}
+
+static void visit_call(lstate *st, TSNode n) {
+  char q[QNAME_CAP];
+  const char *lib = st->k->lib;
+  TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+  if (!gl_bscan_callee(st->ctx->model, n, q, sizeof q)) {
+    if (!ts_node_is_null(fn) && is_kind(fn, "identifier")) gl_vec_push(&st->calls, n);
+    return;
+  }
+  if (gl_kernel_api_is(lib, q, "shared.array") || gl_kernel_api_is(lib, q, "local.array")) {
+    TSNode shape = gl_bscan_arg(n, 0);
+    if (ts_node_is_null(shape)) shape = gl_bscan_kwarg(st->ctx->src, n, "shape");
+    if (!ts_node_is_null(shape)) gl_vec_push(&st->shapes, shape);
+  } else if (is_np_alloc(q)) {
+    say(st->ctx, n,
+        "allocates a NumPy array inside a CUDA kernel, which Numba cannot compile: use "
+        "`cuda.local.array` / `cuda.shared.array` with a constant shape, or pass a preallocated "
+        "device array in");
+  }
+}
+
+/* An integer literal or a tuple of them: a local bound to one stays a compile-time constant. */
+static bool is_literal_shape(TSNode e) {
+  if (ts_node_is_null(e)) return false;
+  if (is_kind(e, "integer")) return true;
+  if (!is_kind(e, "tuple")) return false;
+  uint32_t n = ts_node_named_child_count(e);
+  for (uint32_t i = 0; i < n; i++)
+    if (!is_kind(ts_node_named_child(e, i), "integer")) return false;
+  return n > 0;
+}
+
+static void visit(lstate *st, TSNode n, gl_bscan *s) {
+  const char *t = ts_node_type(n);
+  if (strcmp(t, "assignment") == 0 || strcmp(t, "augmented_assignment") == 0 ||
+      strcmp(t, "for_statement") == 0) {
+    bool lit = strcmp(t, "assignment") == 0 &&
+               is_literal_shape(ts_node_child_by_field_name(n, "right", 5));
+    if (!lit) add_names(&st->locals, ts_node_child_by_field_name(n, "left", 4));
+  } else if (strcmp(t, "call") == 0) {
+    visit_call(st, n);
+  } else if (strcmp(t, "list") == 0 || strcmp(t, "dictionary") == 0 || strcmp(t, "set") == 0 ||
+             strcmp(t, "list_comprehension") == 0 || strcmp(t, "dictionary_comprehension") == 0 ||
+             strcmp(t, "set_comprehension") == 0) {
+    say(st->ctx, n,
+        "builds a Python list, dict or set inside a CUDA kernel, which Numba cannot compile: "
+        "use a `cuda.local.array` with a constant shape, or a tuple of numbers");
+    gl_bscan_skip(s);
+  } else if (strcmp(t, "return_statement") == 0 && st->k->kind == GL_K_NUMBA &&
+             ts_node_named_child_count(n) > 0) {
+    say(st->ctx, n,
+        "returns a value from a `@cuda.jit` kernel, which Numba rejects: a kernel's result "
+        "must be written to an output array (or make it a `device=True` function)");
+  }
+}
+
+static bool is_local(const lstate *st, TSNode id) {
+  for (size_t i = 0; i < st->locals.len; i++)
+    if (gl_bscan_same_text(st->ctx->src, st->locals.data[i], id)) return true;
+  return false;
+}
+
+/* A shape that reads a parameter or a local name is not a compile-time constant. */
+static void check_shapes(lstate *st) {
+  for (size_t i = 0; i < st->shapes.len; i++) {
+    gl_bscan s;
+    gl_bscan_init(&s, st->shapes.data[i]);
+    TSNode n;
+    bool bad = false;
+    while (!bad && gl_bscan_next(&s, &n)) {
+      if (!is_kind(n, "identifier")) continue;
+      const char *field = ts_tree_cursor_current_field_name(&s.c);
+      if (field && strcmp(field, "attribute") == 0) continue;
+      bad = is_local(st, n);
+    }
+    gl_bscan_free(&s);
+    if (bad)
+      say(st->ctx, st->shapes.data[i],
+          "is the shape of a shared or local array but not a compile-time constant: Numba needs "
+          "the size when it compiles the kernel; use a literal or a module-level constant (or "
+          "dynamic shared memory, `cuda.shared.array(0, ...)` with the size at launch)");
+  }
+}
+
+static void check_kernel(const gl_kernel *k, void *data) {
+  lstate *st = data;
+  st->k = k;
+  st->locals.len = st->shapes.len = 0;
+  note_params(st);
+  TSNode body = ts_node_child_by_field_name(k->def, "body", 4);
+  if (ts_node_is_null(body)) return;
+  gl_bscan s;
+  gl_bscan_init(&s, body);
+  TSNode n;
+  while (gl_bscan_next(&s, &n)) {
+    if (gl_bscan_is_scope(n)) {
+      gl_bscan_skip(&s);
+      continue;
+    }
+    visit(st, n, &s);
+  }
+  gl_bscan_free(&s);
+  check_shapes(st);
+}
+
+/* The defs of the file that no decorator compiles (direct children of no decorated
+ * definition), in source order. */
+static void plain_defs(const TSTree *tree, gl_bnodes *out) {
+  gl_bscan s;
+  gl_bscan_init(&s, ts_tree_root_node(tree));
+  TSNode n, skip_def = {0};
+  while (gl_bscan_next(&s, &n)) {
+    if (is_kind(n, "decorated_definition"))
+      skip_def = ts_node_child_by_field_name(n, "definition", 10);
+    else if (is_kind(n, "function_definition") && !ts_node_eq(n, skip_def))
+      gl_vec_push(out, n);
+  }
+  gl_bscan_free(&s);
+}
+
+static void check_calls(lstate *st) {
+  if (st->calls.len == 0) return;
+  gl_bnodes all = {0}, plain = {0};
+  gl_bscan_defs(st->ctx->tree, &all);
+  plain_defs(st->ctx->tree, &plain);
+  for (size_t i = 0; i < st->calls.len; i++) {
+    TSNode fn = ts_node_child_by_field_name(st->calls.data[i], "function", 8);
+    TSNode def = gl_bscan_def_named(st->ctx->src, &all, fn);
+    bool is_plain = false;
+    for (size_t j = 0; !ts_node_is_null(def) && j < plain.len; j++)
+      is_plain = is_plain || ts_node_eq(plain.data[j], def);
+    if (is_plain)
+      say(st->ctx, st->calls.data[i],
+          "calls a Python function that is not compiled for the GPU: decorate it with "
+          "`@cuda.jit(device=True)` (or inline it), or Numba fails to compile the kernel");
+  }
+  gl_vec_free(&all);
+  gl_vec_free(&plain);
+}
+
+void gl_check_numba_kernel_constraints(const gl_check_ctx *ctx) {
+  lstate st = {.ctx = ctx};
+  gl_kernel_each(ctx->model, ctx->src, ctx->tree, (1u << GL_K_NUMBA) | (1u << GL_K_NUMBA_DEVICE),
+                 check_kernel, &st);
+  check_calls(&st);
+  gl_vec_free(&st.locals);
+  gl_vec_free(&st.shapes);
+  gl_vec_free(&st.calls);
+}
