@@ -38,6 +38,7 @@ static const gl_check checks[] = {
     {"fromfile-staged-upload", gl_check_fromfile_staged_upload},
     {"host-reader-then-upload", gl_check_host_reader_then_upload},
     {"launch-config-literal", gl_check_launch_config_literal},
+    {"metric-mismatch-in-port", gl_check_metric_mismatch_in_port},
     {"missing-sync-before-host-read", gl_check_missing_sync_before_host_read},
     {"networkx-without-nx-cugraph", gl_check_networkx_opportunity},
     {"no-gpu-availability-guard", gl_check_no_gpu_availability_guard},

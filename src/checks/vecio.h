@@ -25,6 +25,11 @@ void gl_check_host_reader_then_upload(const gl_check_ctx *ctx);
  * anywhere in the file. */
 void gl_check_approximate_index_without_recall(const gl_check_ctx *ctx);
 
+/* A cuVS / RAFT index (IndexParams, brute_force.build / knn) whose metric ranks neighbours
+ * differently from the one metric of every Faiss index of the file (L2 vs inner product or
+ * cosine; inner product vs L2 only when nothing normalizes the vectors). */
+void gl_check_metric_mismatch_in_port(const gl_check_ctx *ctx);
+
 /* A GPU library imported at module level outside any try / if, in a file that shows a CPU
  * path (a name bound to the numpy module, cp.get_array_module, a gpu=False parameter, a
  * try / except ImportError around another GPU import) and checks nowhere for a GPU. */
