@@ -228,7 +228,10 @@ static void on_call(dstate *st, TSNode call) {
   TSNode recv;
   if (resolve_call(st, call, q)) {
     if (strcmp(q, "warp.launch") == 0) warp_launch(st, call);
-    bool cupy = strncmp(q, "cupy.", 5) == 0 && !in_list(q, cupy_moves);
+    size_t len = strlen(q);
+    bool like = len > 5 && strcmp(q + len - 5, "_like") == 0;  /* reads shape and dtype only */
+    bool cupy = strncmp(q, "cupy.", 5) == 0 && strncmp(q, "cupy.cuda.", 10) != 0 && !like &&
+                !in_list(q, cupy_moves);
     bool torch = strncmp(q, "torch.", 6) == 0;
     TSNode a0 = gl_bscan_arg(call, 0), a1 = gl_bscan_arg(call, 1);
     if (cupy) {
