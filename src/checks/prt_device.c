@@ -44,7 +44,8 @@ static bool resolve(const dstate *st, TSNode n, char *q) {
 }
 
 static bool resolve_call(const dstate *st, TSNode call, char *q) {
-  return gl_vio_is(call, "call") && resolve(st, ts_node_child_by_field_name(call, "function", 8), q);
+  return gl_vio_is(call, "call") &&
+         resolve(st, ts_node_child_by_field_name(call, "function", 8), q);
 }
 
 /* A small non-negative integer literal, or -1. */

@@ -117,7 +117,8 @@ static bool is_guard_name(const char *q) {
       "cupy.cuda.runtime.getDeviceCount", "cupy.cuda.is_available", "cupy.is_available",
       "numba.cuda.is_available", "numba.cuda.detect", "torch.cuda.is_available",
       "warp.is_cuda_available", "cupy.cuda.runtime.CUDARuntimeError",
-      "cupy_backends.cuda.api.runtime.CUDARuntimeError", "numba.cuda.cudadrv.error.CudaSupportError",
+      "cupy_backends.cuda.api.runtime.CUDARuntimeError",
+      "numba.cuda.cudadrv.error.CudaSupportError",
       NULL};
   for (const char *const *g = guards; *g; g++)
     if (strcmp(q, *g) == 0) return true;

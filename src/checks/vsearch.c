@@ -168,7 +168,8 @@ static void look(vstate *st, TSNode n, uint32_t scope) {
     add_branches(st, n);
     if (gl_vio_is(n, "if_statement")) {
       const gl_vscopes *sc = &st->scopes;
-      uint32_t end = sc->len ? sc->data[sc->len - 1].end : ts_node_end_byte(ts_tree_root_node(st->ctx->tree));
+      TSNode root = ts_tree_root_node(st->ctx->tree);
+      uint32_t end = sc->len ? sc->data[sc->len - 1].end : ts_node_end_byte(root);
       add_early_exit(st, n, end);
     }
   }

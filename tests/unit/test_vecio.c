@@ -183,7 +183,8 @@ static void test_recall_and_metric(void **state) {
   gl_file_result r = lint_py(*state, bench);
   assert_int_equal(r.findings.len, 2);
   /* findings come in check order; the run sorts them later */
-  const gl_finding *m = &r.findings.data[strcmp(r.findings.data[0].rule->id, "GPU852") == 0 ? 0 : 1];
+  size_t mi = strcmp(r.findings.data[0].rule->id, "GPU852") == 0 ? 0 : 1;
+  const gl_finding *m = &r.findings.data[mi];
   const gl_finding *a = &r.findings.data[m == &r.findings.data[0] ? 1 : 0];
   assert_at(m, "GPU852", 5, 21, 40);
   assert_string_equal(m->message,
