@@ -1,6 +1,6 @@
 /* accel.h: the accelerator-mode checks (rules/accelerator-modes).
  * Owns: cudf-pandas-enabled-too-late (GPU701) and cuml-accel-enabled-too-late (GPU702), in
- *       accel_order.c.
+ *       accel_order.c; accelerator-fallback-trigger (GPU704), in accel_fallback.c.
  * Not: the walk they share (accel_scan.h), the checks table (checks.c).
  * Threads: as any check (one worker, one file per call). */
 #ifndef GL_CHECKS_ACCEL_H
@@ -20,5 +20,13 @@ void gl_check_cudf_pandas_too_late(const gl_check_ctx *ctx);
 /* The same for `cuml.accel.install()` / `%load_ext cuml.accel` after an import of sklearn,
  * umap or hdbscan. */
 void gl_check_cuml_accel_too_late(const gl_check_ctx *ctx);
+
+/* In a file that enables cuml.accel (a `cuml.accel.install()` call anywhere, any alias, or
+ * `%load_ext cuml.accel`): scikit-learn constructors with a hyperparameter the accelerator hands
+ * back to the CPU: `PCA(n_components="mle")`, `KMeans(init=<lambda or a def of the file>)`,
+ * `positive=True` on LinearRegression / Ridge / Lasso / ElasticNet, `warm_start=True` on any
+ * sklearn class. In a file that enables cudf.pandas: `x.iterrows()` / `x.itertuples()` where x
+ * is not known device data. One note per call, at the call. */
+void gl_check_accelerator_fallback(const gl_check_ctx *ctx);
 
 #endif

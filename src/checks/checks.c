@@ -24,6 +24,7 @@
 
 /* Sorted by name. The last row is a sentinel so the table may be empty. */
 static const gl_check checks[] = {
+    {"accelerator-fallback-trigger", gl_check_accelerator_fallback},
     {"allocation-in-loop", gl_check_allocation_in_loop},
     {"allocator-configured-after-use", gl_check_allocator_configured_after_use},
     {"approximate-index-without-recall", gl_check_approximate_index_without_recall},
