@@ -57,6 +57,7 @@ static const gl_check checks[] = {
     {"timeit-without-sync", gl_check_timeit_without_sync},
     {"unsynchronized-timer", gl_check_unsynchronized_timer},
     {"unused-noqa", gl_check_unused_noqa},
+    {"warp-differentiability-pitfalls", gl_check_warp_differentiability},
     {"warp-kernel-constraints", gl_check_warp_kernel_constraints},
     {"warp-launch-loop-without-graph", gl_check_warp_launch_loop},
     {NULL, NULL},

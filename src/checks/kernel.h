@@ -4,7 +4,7 @@
  *       (rawkernel-argument-mismatch, GPU803), host_read.c (missing-sync-before-host-read,
  *       GPU804), warp_kernel.c (warp-kernel-constraints, GPU805) and the second rawkernel.c
  *       check (rawkernel-int-argument-width, GPU806), kernel_limits.c (numba-kernel-constraints,
- *       GPU807).
+ *       GPU807), warp_grad.c (warp-differentiability-pitfalls, GPU809).
  * Not: the table (checks.c), finding kernels (kernel_scan.h).
  * Threads: each check reads one file's borrowed tree, source and model; no state. */
 #ifndef GL_CHECKS_KERNEL_H
@@ -37,6 +37,10 @@ void gl_check_warp_kernel_constraints(const gl_check_ctx *ctx);
  * shapes that are not constants, list / dict / set displays, NumPy allocation, calls of
  * undecorated functions of the file (GPU807). */
 void gl_check_numba_kernel_constraints(const gl_check_ctx *ctx);
+
+/* Under `with wp.Tape()`: kernels that overwrite an array with values read from it, and
+ * gradients read of arrays made without `requires_grad=True` (GPU809). */
+void gl_check_warp_differentiability(const gl_check_ctx *ctx);
 
 /* The same launches passing a Python int to an `int` (or narrower) parameter (GPU806). */
 void gl_check_rawkernel_int_width(const gl_check_ctx *ctx);
