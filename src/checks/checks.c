@@ -51,6 +51,7 @@ static const gl_check checks[] = {
     {"pandas-without-cudf-pandas", gl_check_pandas_opportunity},
     {"rawkernel-argument-mismatch", gl_check_rawkernel_mismatch},
     {"rawkernel-int-argument-width", gl_check_rawkernel_int_width},
+    {"resource-handle-in-loop", gl_check_resource_handle_in_loop},
     {"skimage-without-cucim", gl_check_skimage_opportunity},
     {"sklearn-without-cuml-accel", gl_check_sklearn_opportunity},
     {"syncthreads-in-divergent-branch", gl_check_kernel_divergent_sync},

@@ -1,6 +1,7 @@
 /* mem.h: the memory checks of the memory-precision pack, declared for the checks[] table.
- * Owns: the entry points of mem_alloc.c (allocation-in-loop, GPU502), mem_async.c
- *       (pageable-async-transfer, GPU505) and mem_order.c (allocator-configured-after-use, GPU504).
+ * Owns: the entry points of mem_alloc.c (allocation-in-loop, GPU502; resource-handle-in-loop,
+ *       GPU507), mem_async.c (pageable-async-transfer, GPU505) and mem_order.c
+ *       (allocator-configured-after-use, GPU504).
  * Not: the table (checks.c), the shared walk (mem_walk.h).
  * Threads: each check reads one file's borrowed tree, source and model; no state. */
 #ifndef GL_CHECKS_MEM_H
@@ -13,6 +14,11 @@
  * loop is a read, a store into it, an operand, a method call on it, or an argument of a GPU
  * library call or kernel launch. */
 void gl_check_allocation_in_loop(const gl_check_ctx *ctx);
+
+/* The same analysis for `s = cp.cuda.Stream()`, `cuda.stream()`, `torch.cuda.Stream()`,
+ * `pylibraft.common.DeviceResources()` / `Handle()`, `cuml.Handle()`, `cuvs.common.Resources()`;
+ * `with s:` counts as a use that keeps nothing. */
+void gl_check_resource_handle_in_loop(const gl_check_ctx *ctx);
 
 /* `cp.cuda.set_allocator(...)` / `set_pinned_memory_allocator`, `rmm.reinitialize(...)` /
  * `rmm.mr.set_current_device_resource`, `torch.cuda.change_current_allocator` and

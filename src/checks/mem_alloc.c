@@ -1,5 +1,6 @@
 /* mem_alloc.c: the allocation-in-loop check (GPU502): device (or pinned host) memory allocated
- * with the same arguments on every iteration of a loop, for a buffer the iteration does not keep.
+ * with the same arguments on every iteration of a loop, for a buffer the iteration does not keep;
+ * and resource-handle-in-loop (GPU507), the same for streams and library handles.
  * Owns: finding `x = alloc(args)` statements in loop bodies whose arguments are loop-invariant
  *       (first walk, the whole file), then one walk over the bodies of those loops that records
  *       every use of a name that may keep the buffer alive past the iteration (an escape).
@@ -14,7 +15,7 @@
 
 #define QNAME_CAP 256
 
-typedef enum akind { A_NONE, A_DEVICE, A_TORCH, A_WARP, A_PINNED } akind;
+typedef enum akind { A_NONE, A_DEVICE, A_TORCH, A_WARP, A_PINNED, A_HANDLE } akind;
 
 static const struct {
   const char *name;
@@ -43,7 +44,12 @@ static const struct {
     {"warp.empty_like", A_WARP},       {"warp.full", A_WARP},
     {"warp.full_like", A_WARP},        {"warp.ones", A_WARP},
     {"warp.ones_like", A_WARP},        {"warp.zeros", A_WARP},
-    {"warp.zeros_like", A_WARP},
+    {"warp.zeros_like", A_WARP},       {"cupy.cuda.Stream", A_HANDLE},
+    {"cuml.Handle", A_HANDLE},         {"cuvs.common.Resources", A_HANDLE},
+    {"numba.cuda.stream", A_HANDLE},   {"numba_cuda_mlir.cuda.stream", A_HANDLE},
+    {"pylibraft.common.DeviceResources", A_HANDLE},
+    {"pylibraft.common.Handle", A_HANDLE},
+    {"torch.cuda.Stream", A_HANDLE},
 };
 
 /* First segments of qualified names whose calls only read their arguments' data. */
@@ -61,6 +67,7 @@ typedef struct cand {
 
 typedef struct astate {
   const gl_check_ctx *ctx;
+  bool handles;             /* resource-handle-in-loop: streams and handles, not memory */
   gl_vec(cand) cands;
   gl_vec(TSNode) escapes;   /* uses of a name that may keep its value past the iteration */
   gl_vec(TSNode) rebinds;   /* names and attribute chains the loop bodies bind or rebind */
@@ -151,6 +158,7 @@ static void visit_assignment(astate *st, const gl_mwalk *w, TSNode asg) {
   const gl_model *m = st->ctx->model;
   if (!gl_model_in_loop(m, right)) return;
   akind k = alloc_kind(st->ctx, right);
+  if ((k == A_HANDLE) != st->handles) return;
   int inv = k == A_NONE ? 0 : args_invariant(m, right);
   if (!inv) return;
   TSNode loop = {0}, body = loop_body(w, &loop);
@@ -223,7 +231,8 @@ static bool escapes(const astate *st, const gl_mwalk *w) {
   if (!strcmp(t, "binary_operator") || !strcmp(t, "unary_operator") ||
       !strcmp(t, "comparison_operator") || !strcmp(t, "not_operator") ||
       !strcmp(t, "expression_statement") || !strcmp(t, "assert_statement") ||
-      !strcmp(t, "if_statement") || !strcmp(t, "elif_clause") || !strcmp(t, "while_statement"))
+      !strcmp(t, "if_statement") || !strcmp(t, "elif_clause") || !strcmp(t, "while_statement") ||
+      !strcmp(t, "with_item"))
     return false;
   if (!strcmp(t, "subscript")) return !(field && strcmp(field, "subscript") == 0);
   if (!strcmp(t, "list") || !strcmp(t, "tuple")) {
@@ -366,7 +375,13 @@ static void report(const astate *st, const cand *c) {
   int fl = (int)(f1 - f0 > 60 ? 60 : f1 - f0), tl = (int)(t1 - t0 > 60 ? 60 : t1 - t0);
   const char *what = c->kind == A_PINNED ? "pinned host memory" : "device memory";
   char msg[512];
-  snprintf(msg, sizeof msg,
+  if (c->kind == A_HANDLE)
+    snprintf(msg, sizeof msg,
+             "`%.*s` creates a new stream or library handle on every iteration, and `%.*s` does "
+             "not outlive the iteration; create it once before the loop and reuse it",
+             fl, src->bytes + f0, tl, src->bytes + t0);
+  else
+    snprintf(msg, sizeof msg,
            "`%.*s` allocates %s of the same size on every iteration, and `%.*s` does not "
            "outlive the iteration; allocate it once before the loop and reuse it (refill it in "
            "place or pass it as `out=`)",
@@ -374,9 +389,9 @@ static void report(const astate *st, const cand *c) {
   gl_check_report(st->ctx, c->call, msg);
 }
 
-void gl_check_allocation_in_loop(const gl_check_ctx *ctx) {
+static void run(const gl_check_ctx *ctx, bool handles) {
   if (!ctx->model) return;
-  astate st = {.ctx = ctx};
+  astate st = {.ctx = ctx, .handles = handles};
   gl_mwalk w;
   gl_mwalk_init(&w, ts_tree_root_node(ctx->tree));
   TSNode n;
@@ -393,3 +408,7 @@ void gl_check_allocation_in_loop(const gl_check_ctx *ctx) {
   gl_vec_free(&st.escapes);
   gl_vec_free(&st.rebinds);
 }
+
+void gl_check_allocation_in_loop(const gl_check_ctx *ctx) { run(ctx, false); }
+
+void gl_check_resource_handle_in_loop(const gl_check_ctx *ctx) { run(ctx, true); }
