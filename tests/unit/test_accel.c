@@ -1,6 +1,6 @@
-/* test_accel.c: the accelerator-order checks (GPU701, GPU702) through the real engine, for what
- * the rule fixtures cannot hold: notebooks (`%load_ext` magics, cells in order), exact messages,
- * positions and related locations.
+/* test_accel.c: the accelerator-mode and opportunity checks (GPU701-GPU704, GPU901-GPU905)
+ * through the real engine, for what the rule fixtures cannot hold: notebooks (`%load_ext`
+ * magics, cells in order), exact messages, positions and related locations.
  * Threads: single-threaded test code; notebooks are written to temporary files. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,9 +27,9 @@ static int setup(void **state) {
   c->set = gl_rules_new();
   gl_rules_add_builtin(c->set, &errs);
   gl_rules_finish(c->set, &errs);
-  const char *sel[] = {"accelerator-modes"};
+  const char *sel[] = {"accelerator-modes", "opportunities"};
   gl_diag err = {0};
-  if (gl_rules_select(c->set, sel, 1, NULL, 0, NULL, 0, &err) != 0) return -1;
+  if (gl_rules_select(c->set, sel, 2, NULL, 0, NULL, 0, &err) != 0) return -1;
   c->matcher = gl_match_new(c->set, gl_parse_language(), &errs);
   if (errs.len || !c->matcher) return -1;
   c->opts = (gl_engine_opts){.jobs = 1, .parse_timeout_ms = 5000, .prefilter = true};
@@ -155,6 +155,47 @@ static void test_relative_and_lookalike_imports(void **state) {
   gl_file_result_free(&r);
 }
 
+static void test_notebook_magic_enables_for_fallbacks(void **state) {
+  gl_run run = {0};
+  const gl_file_result *r = lint_nb(*state, NB(CODE("[\"%load_ext cudf.pandas\"]") ","
+                                               CODE("[\"import pandas as pd\\n\", \"df = pd.read_csv(p)\\n\", "
+                                                    "\"rows = list(df.iterrows())\"]")),
+                                    &run);
+  /* the magic turns GPU704 on and GPU901 (pandas without cudf.pandas) off */
+  assert_int_equal(r->findings.len, 1);
+  const gl_finding *f = &r->findings.data[0];
+  assert_string_equal(f->rule->id, "GPU704");
+  assert_int_equal(f->cell, 2);
+  assert_int_equal(f->cell_region.start_line, 3);
+  assert_int_equal(f->cell_region.start_col, 13);
+  assert_string_equal(f->message,
+                      "`df.iterrows()` iterates over rows, which cuDF cannot do, so under cudf.pandas "
+                      "the frame is copied to the host and iterated by pandas; use column-wise "
+                      "(vectorized) operations instead");
+  gl_run_free(&run);
+}
+
+static void test_opportunity_once_per_file(void **state) {
+  gl_file_result r = lint_py(*state,
+                             "import os\nimport pandas as pd\nfrom pandas import merge\n"
+                             "a = pd.read_csv(os.sep)\nb = merge(a, a)\n");
+  assert_int_equal(r.findings.len, 1);
+  const gl_finding *f = &r.findings.data[0];
+  assert_string_equal(f->rule->id, "GPU901");
+  assert_int_equal(f->level, GL_LEVEL_NOTE);
+  assert_int_equal(f->region.start_line, 2);
+  assert_int_equal(f->region.start_col, 8);
+  assert_string_equal(f->message,
+                      "`pd.read_csv(os.sep)` (line 4) runs in pandas on the CPU; cudf.pandas runs "
+                      "the same pandas code on the GPU, falling back to the CPU where it must: "
+                      "start the program with `python -m cudf.pandas` (or `%load_ext cudf.pandas` "
+                      "first in a notebook) and measure");
+  assert_int_equal(f->nrelated, 1);
+  assert_int_equal(f->related[0].start_line, 4);
+  assert_string_equal(f->related_msg[0], "the call a GPU library covers");
+  gl_file_result_free(&r);
+}
+
 int main(void) {
   gl_xalloc_install_library_hooks();
   const struct CMUnitTest tests[] = {
@@ -164,6 +205,8 @@ int main(void) {
       cmocka_unit_test(test_call_message_and_position),
       cmocka_unit_test(test_type_checking_forms),
       cmocka_unit_test(test_relative_and_lookalike_imports),
+      cmocka_unit_test(test_notebook_magic_enables_for_fallbacks),
+      cmocka_unit_test(test_opportunity_once_per_file),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
