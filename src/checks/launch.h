@@ -22,12 +22,13 @@ void gl_check_warp_launch_loop(const gl_check_ctx *ctx);
 void gl_check_block_size_over_limit(const gl_check_ctx *ctx);
 
 /* Launches (as above) with a literal block of more than 32 threads that is not a multiple of 32
- * (reported at the block), and launches whose grid and block are both literal (more than one
- * thread, at most 1024 per block) where the kernel's code is in the file (a def of that name;
+ * (reported at the block), and launches with a literal grid of 2 to 64 blocks and a literal block
+ * of at most 1024 threads, where the kernel's code is in the file (a def of that name;
  * for RawKernel, source text with `blockIdx`) and does not read the grid size (`gridsize`,
  * `gridDim`), and no argument shows a constant problem size (an integer literal, or a name
  * bound in the launch's scope or the module to a call whose first argument, directly or
- * through one more call, is a literal size). Reported at the grid. */
+ * through one more call, is a literal size: an integer, or `a * b`, `a << b`, `a ** b` of two).
+ * Reported at the grid. */
 void gl_check_launch_config_literal(const gl_check_ctx *ctx);
 
 #endif

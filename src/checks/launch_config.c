@@ -18,6 +18,7 @@
 #define MAX_THREADS 1024u
 #define WARP 32u
 #define BIG ((uint64_t)1 << 40)
+#define MAX_LITERAL_GRID 64u   /* GPU605: literal grids of at most this many blocks */
 
 typedef struct lsite {
   TSNode call, kernel, grid, block;
@@ -26,19 +27,39 @@ typedef struct lsite {
 
 static bool is_kind(TSNode n, const char *kind) { return strcmp(ts_node_type(n), kind) == 0; }
 
+static uint64_t cap(uint64_t v) { return v > BIG ? BIG : v; }
+
 /* The value of a decimal integer literal (underscores allowed), or 0 when n is not one. */
-static uint64_t int_value(const gl_source *src, TSNode n) {
-  while (is_kind(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
-    n = ts_node_named_child(n, 0);
+static uint64_t literal_value(const gl_source *src, TSNode n) {
   if (!is_kind(n, "integer")) return 0;
   uint64_t v = 0;
   for (uint32_t i = ts_node_start_byte(n); i < ts_node_end_byte(n); i++) {
     char ch = src->bytes[i];
     if (ch == '_') continue;
     if (ch < '0' || ch > '9') return 0;
-    v = v * 10 + (uint64_t)(ch - '0');
-    if (v > BIG) v = BIG;
+    v = cap(v * 10 + (uint64_t)(ch - '0'));
   }
+  return v;
+}
+
+/* The value of a constant integer: a literal, or `a * b`, `a << b`, `a ** b` of two literals
+ * (`1 << 20`, `1024 * 1024`), in parentheses or not; 0 for anything else. */
+static uint64_t int_value(const gl_source *src, TSNode n) {
+  while (is_kind(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
+    n = ts_node_named_child(n, 0);
+  if (!is_kind(n, "binary_operator")) return literal_value(src, n);
+  TSNode l = ts_node_child_by_field_name(n, "left", 4);
+  TSNode r = ts_node_child_by_field_name(n, "right", 5);
+  TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+  if (ts_node_is_null(l) || ts_node_is_null(r) || ts_node_is_null(op)) return 0;
+  uint64_t a = literal_value(src, l), b = literal_value(src, r);
+  if (a == 0 || b == 0) return 0;
+  const char *t = ts_node_type(op);
+  if (strcmp(t, "*") == 0) return a > BIG / b ? BIG : cap(a * b);
+  if (strcmp(t, "<<") == 0) return b >= 40 ? BIG : cap(a << b);
+  if (strcmp(t, "**") != 0) return 0;
+  uint64_t v = 1;
+  for (uint64_t i = 0; i < b && v < BIG; i++) v = cap(v * a);
   return v;
 }
 
@@ -282,6 +303,16 @@ static void report_site(const cstate *st, const csite *c) {
   const gl_source *src = st->ctx->src;
   uint64_t grid = dims_value(src, c->s.grid), block = dims_value(src, c->s.block);
   char msg[480];
+  if (grid > 1 && grid <= MAX_LITERAL_GRID && block > 0 && block <= MAX_THREADS &&
+      !constant_size(st, c) && fixed_coverage(st, c)) {
+    snprintf(msg, sizeof msg,
+             "the literal grid of %llu blocks runs %llu threads whatever the size of the data, "
+             "and the kernel does not loop over the grid: elements past the last thread are left "
+             "unprocessed, and so few blocks leave most of the GPU idle; compute the grid from "
+             "the size, `(n + threads - 1) // threads`, or loop with `cuda.gridsize`",
+             (unsigned long long)grid, (unsigned long long)(grid * block));
+    gl_check_report(st->ctx, c->s.grid, msg);
+  }
   if (block > WARP && block <= MAX_THREADS && block % WARP != 0) {
     snprintf(msg, sizeof msg,
              "a block of %llu threads is not a multiple of the warp size (32), so the last warp "
@@ -289,15 +320,6 @@ static void report_site(const cstate *st, const csite *c) {
              (unsigned long long)block);
     gl_check_report(st->ctx, c->s.block, msg);
   }
-  if (grid == 0 || block == 0 || block > MAX_THREADS || grid * block <= 1) return;
-  if (constant_size(st, c) || !fixed_coverage(st, c)) return;
-  snprintf(msg, sizeof msg,
-           "the launch runs a fixed %llu threads (a literal grid and block) whatever the size of "
-           "its data, and the kernel does not loop over the grid: larger inputs are left "
-           "unprocessed and small grids leave the GPU idle; compute the grid from the size, "
-           "`(n + threads - 1) // threads`, or loop with `cuda.gridsize`",
-           (unsigned long long)(grid * block));
-  gl_check_report(st->ctx, c->s.grid, msg);
 }
 
 void gl_check_launch_config_literal(const gl_check_ctx *ctx) {
