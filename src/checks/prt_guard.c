@@ -1,10 +1,11 @@
 /* prt_guard.c: the no-gpu-availability-guard check (GPU871): a module that imports a GPU-only
  * library unconditionally although the file itself shows that it means to run without a GPU.
  * Owns: the module-level GPU imports (statements directly in the module, so imports under try,
- *       if or def are guarded or lazy), the signs of a CPU path (a name bound to the numpy
- *       module, `xp = cp if gpu else np`, cp.get_array_module, a `gpu=False` / `use_gpu=False`
- *       parameter, a try / except ImportError around another GPU import) and of an availability
- *       check (getDeviceCount, is_available, CUDARuntimeError) in one pass.
+ *       if or def are guarded or lazy), the signs of a CPU path (`xp = cp if gpu else np`, a
+ *       scope that binds or returns numpy in one place and a GPU package in another,
+ *       cp.get_array_module, a `gpu=False` / `use_gpu=False` parameter, a try / except
+ *       ImportError around the import of a whole GPU package) and of an availability check
+ *       (getDeviceCount, is_available, CUDARuntimeError) in one pass.
  * Not: other files of the package (a guard or a fallback elsewhere is not seen), torch and jax
  *      (they install and import without a GPU).
  * Threads: no state; reads the borrowed tree, source and model of one file. */
@@ -18,10 +19,22 @@
 
 #define QCAP 256
 
+enum { MOD_NUMPY = 1, MOD_GPU = 2 };
+
+/* What one scope binds or returns as an array module: `xp = np` here, `xp = cp` there. */
+typedef struct modvals {
+  uint32_t scope;
+  int bits;              /* MOD_* */
+  TSNode numpy;          /* the first numpy use */
+} modvals;
+
 typedef struct gstate {
   const gl_check_ctx *ctx;
   TSNode claim;          /* the first sign of a CPU path, or a null node */
   bool guarded;          /* an availability check somewhere */
+  gl_vscopes scopes;
+  gl_vec(modvals) mods;
+  uint32_t scope;
 } gstate;
 
 /* Packages that need an NVIDIA GPU (or at least CUDA) to be installed and imported. */
@@ -41,16 +54,21 @@ static bool resolve(const gstate *st, TSNode n, char *q) {
   return !ts_node_is_null(n) && gl_model_resolve(st->ctx->model, n, q, QCAP);
 }
 
+static bool gpu_root(const char *q) {
+  return gpu_module(q) && (strchr(q, '.') == NULL || strcmp(q, "numba.cuda") == 0);
+}
+
 /* The first GPU module an import statement names (its dotted_name node: `import cupy as cp`,
- * `from cupy import asnumpy`, the `cuda` of `from numba import cuda`), or a null node. */
-static TSNode gpu_import(const gstate *st, TSNode imp) {
+ * `from cupy import asnumpy`, the `cuda` of `from numba import cuda`), or a null node. With
+ * roots, only a whole package counts (`import cupy`, not `import cupy.cuda.cudnn`). */
+static TSNode gpu_import(const gstate *st, TSNode imp, bool roots) {
   char q[QCAP];
   uint32_t n = ts_node_named_child_count(imp);
   for (uint32_t i = 0; i < n; i++) {
     TSNode k = ts_node_named_child(imp, i);
     if (gl_vio_is(k, "aliased_import")) k = ts_node_child_by_field_name(k, "name", 4);
     if (!gl_vio_is(k, "dotted_name") || !resolve(st, k, q)) continue;
-    if (gpu_module(q)) return k;
+    if (roots ? gpu_root(q) : gpu_module(q)) return k;
   }
   return (TSNode){0};
 }
@@ -69,7 +87,8 @@ static bool catches_import_error(const gl_source *src, TSNode handler) {
   return false;
 }
 
-/* `try: import cupy ... except ImportError:` (a GPU import the file treats as optional). */
+/* `try: import cupy ... except ImportError:` (a GPU package the file treats as optional; an
+ * optional submodule such as cupy.cuda.cudnn is an optional feature, not an optional GPU). */
 static bool optional_gpu_import(const gstate *st, TSNode try_stmt) {
   TSNode body = ts_node_child_by_field_name(try_stmt, "body", 4);
   bool gpu = false, handled = false;
@@ -77,7 +96,7 @@ static bool optional_gpu_import(const gstate *st, TSNode try_stmt) {
   for (uint32_t i = 0; i < n && !gpu; i++) {
     TSNode k = ts_node_named_child(body, i);
     if (gl_vio_is(k, "import_statement") || gl_vio_is(k, "import_from_statement"))
-      gpu = !ts_node_is_null(gpu_import(st, k));
+      gpu = !ts_node_is_null(gpu_import(st, k, true));
   }
   n = ts_node_named_child_count(try_stmt);
   for (uint32_t i = 0; i < n && !handled; i++) {
@@ -87,17 +106,44 @@ static bool optional_gpu_import(const gstate *st, TSNode try_stmt) {
   return gpu && handled;
 }
 
-/* `xp = np`, `xp = cp if gpu else np`, `return np`: the numpy module used as a value. */
-static bool numpy_value(const gstate *st, TSNode v) {
+/* MOD_NUMPY when v names the numpy module, MOD_GPU a GPU package (`cp`, `cuda`), else 0. */
+static int module_value(const gstate *st, TSNode v) {
   char q[QCAP];
-  if (gl_vio_is(v, "conditional_expression")) {
-    uint32_t n = ts_node_named_child_count(v);
-    for (uint32_t i = 0; i < n; i++)
-      if (numpy_value(st, ts_node_named_child(v, i))) return true;
-    return false;
+  if (!gl_vio_is(v, "identifier") && !gl_vio_is(v, "attribute")) return 0;
+  if (!resolve(st, v, q)) return 0;
+  return strcmp(q, "numpy") == 0 ? MOD_NUMPY : gpu_root(q) ? MOD_GPU : 0;
+}
+
+/* The MOD_* bits of an expression: a module, or the branches of `cp if gpu else np` (nested
+ * conditionals followed down their else branch, without recursion). */
+static int module_bits(const gstate *st, TSNode v) {
+  int bits = 0;
+  while (gl_vio_is(v, "conditional_expression") && ts_node_named_child_count(v) == 3) {
+    bits |= module_value(st, ts_node_named_child(v, 0));
+    v = ts_node_named_child(v, 2);
   }
-  if (!gl_vio_is(v, "identifier") && !gl_vio_is(v, "attribute")) return false;
-  return resolve(st, v, q) && strcmp(q, "numpy") == 0;
+  return bits | module_value(st, v);
+}
+
+/* Records that the current scope binds or returns the modules of bits (node: where); a scope
+ * that picks numpy in one place and a GPU package in another has a CPU path. */
+static void note_modules(gstate *st, int bits, TSNode where) {
+  if (!bits) return;
+  if (bits == (MOD_NUMPY | MOD_GPU)) {
+    if (ts_node_is_null(st->claim)) st->claim = where;
+    return;
+  }
+  modvals *mv = NULL;
+  for (size_t i = 0; i < st->mods.len && !mv; i++)
+    if (st->mods.data[i].scope == st->scope) mv = &st->mods.data[i];
+  if (!mv) {
+    modvals fresh = {.scope = st->scope};
+    gl_vec_push(&st->mods, fresh);
+    mv = &st->mods.data[st->mods.len - 1];
+  }
+  if ((bits & MOD_NUMPY) && ts_node_is_null(mv->numpy)) mv->numpy = where;
+  mv->bits |= bits;
+  if (mv->bits == (MOD_NUMPY | MOD_GPU) && ts_node_is_null(st->claim)) st->claim = mv->numpy;
 }
 
 /* `def f(x, use_gpu=False)`: a switch that turns the GPU off. */
@@ -139,10 +185,10 @@ static void look(gstate *st, TSNode n) {
         (strcmp(q, "cupy.get_array_module") == 0 || strcmp(q, "cupyx.scipy.get_array_module") == 0))
       claim = n;
   } else if (gl_vio_is(n, "assignment")) {
-    TSNode right = ts_node_child_by_field_name(n, "right", 5);
-    if (numpy_value(st, right)) claim = n;
+    note_modules(st, module_bits(st, ts_node_child_by_field_name(n, "right", 5)), n);
   } else if (gl_vio_is(n, "return_statement")) {
-    if (ts_node_named_child_count(n) > 0 && numpy_value(st, ts_node_named_child(n, 0))) claim = n;
+    if (ts_node_named_child_count(n) > 0)
+      note_modules(st, module_bits(st, ts_node_named_child(n, 0)), n);
   } else if (gl_vio_is(n, "default_parameter") || gl_vio_is(n, "typed_default_parameter")) {
     if (gpu_switch_param(src, n)) claim = n;
   } else if (gl_vio_is(n, "try_statement")) {
@@ -170,8 +216,13 @@ void gl_check_no_gpu_availability_guard(const gl_check_ctx *ctx) {
   gl_bscan s;
   gl_bscan_init(&s, ts_tree_root_node(ctx->tree));
   TSNode n;
-  while (gl_bscan_next(&s, &n) && !st.guarded) look(&st, n);
+  while (gl_bscan_next(&s, &n) && !st.guarded) {
+    st.scope = gl_vscope_enter(&st.scopes, n);
+    look(&st, n);
+  }
   gl_bscan_free(&s);
+  gl_vec_free(&st.scopes);
+  gl_vec_free(&st.mods);
   if (st.guarded || ts_node_is_null(st.claim)) return;
   TSNode root = ts_tree_root_node(ctx->tree);
   uint32_t count = ts_node_named_child_count(root);
@@ -179,7 +230,7 @@ void gl_check_no_gpu_availability_guard(const gl_check_ctx *ctx) {
     TSNode imp = ts_node_named_child(root, i);
     if (!gl_vio_is(imp, "import_statement") && !gl_vio_is(imp, "import_from_statement")) continue;
     char q[QCAP];
-    TSNode mod = gpu_import(&st, imp);
+    TSNode mod = gpu_import(&st, imp, false);
     if (ts_node_is_null(mod) || !resolve(&st, mod, q)) continue;
     report(&st, imp, q);
   }

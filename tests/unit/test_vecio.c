@@ -121,22 +121,30 @@ static void test_pandas_reader(void **state) {
 static void test_guard_message(void **state) {
   gl_file_result r = lint_py(*state,
                              "import numpy as np\nfrom numba import cuda\n\n"
-                             "def pick(gpu):\n    xp = np\n    return xp\n");
+                             "def pick(gpu):\n    if gpu:\n        return cuda\n    return np\n");
   assert_int_equal(r.findings.len, 1);
   const gl_finding *f = &r.findings.data[0];
   assert_at(f, "GPU871", 2, 1, 23);
   assert_string_equal(f->message,
                       "`numba.cuda` is imported unconditionally, but this file has a CPU path "
-                      "(`xp = np`, line 5): on a machine without it the module fails at import "
+                      "(`return np`, line 7): on a machine without it the module fails at import "
                       "before that path can run; import it in `try: ... except ImportError`, or "
                       "where the GPU path starts");
-  assert_int_equal(f->related[0].start_line, 5);
+  assert_int_equal(f->related[0].start_line, 7);
   assert_int_equal(f->related[0].start_col, 5);
   gl_file_result_free(&r);
   /* the same file with an availability check anywhere: quiet */
   r = lint_py(*state,
               "import numpy as np\nfrom numba import cuda\n\n"
-              "def pick(gpu):\n    xp = np\n    return xp if cuda.is_available() else None\n");
+              "def pick(gpu):\n    xp = cuda if cuda.is_available() else np\n    return xp\n");
+  assert_int_equal(r.findings.len, 0);
+  gl_file_result_free(&r);
+  /* numpy alone, or numpy and the GPU package in two different functions: no CPU path */
+  r = lint_py(*state,
+              "import cupy as cp\nimport numpy as np\n"
+              "def host():\n    xp = np\n    return xp\n"
+              "def dev():\n    return cp\n"
+              "try:\n    import cupy.cuda.cudnn\nexcept ImportError:\n    pass\n");
   assert_int_equal(r.findings.len, 0);
   gl_file_result_free(&r);
 }
