@@ -27,6 +27,23 @@ typedef struct lsite {
 
 static bool is_kind(TSNode n, const char *kind) { return strcmp(ts_node_type(n), kind) == 0; }
 
+bool gl_launch_mentions(const gl_source *src, const char *word) {
+  size_t k = strlen(word);
+  const char *p = src->bytes, *end = src->bytes + src->len;
+  while (k && (size_t)(end - p) >= k) {
+    const char *q = memchr(p, word[0], (size_t)(end - p) - k + 1);
+    if (!q) return false;
+    if (memcmp(q, word, k) == 0) return true;
+    p = q + 1;
+  }
+  return false;
+}
+
+/* Launches need a Numba or CuPy kernel: a file naming neither module has none. */
+static bool may_launch(const gl_source *src) {
+  return gl_launch_mentions(src, "numba") || gl_launch_mentions(src, "cupy");
+}
+
 static uint64_t cap(uint64_t v) { return v > BIG ? BIG : v; }
 
 /* The value of a decimal integer literal (underscores allowed), or 0 when n is not one. */
@@ -114,7 +131,7 @@ static bool launch_site(const gl_check_ctx *ctx, TSNode call, lsite *out) {
 }
 
 void gl_check_block_size_over_limit(const gl_check_ctx *ctx) {
-  if (!ctx->model) return;
+  if (!ctx->model || !may_launch(ctx->src)) return;
   TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(ctx->tree));
   for (bool more = true; more;) {
     TSNode n = ts_tree_cursor_current_node(&c);
@@ -323,7 +340,7 @@ static void report_site(const cstate *st, const csite *c) {
 }
 
 void gl_check_launch_config_literal(const gl_check_ctx *ctx) {
-  if (!ctx->model) return;
+  if (!ctx->model || !may_launch(ctx->src)) return;
   cstate st = {.ctx = ctx};
   uint32_t module = 0;
   gl_vec_push(&st.scopes, module);

@@ -160,7 +160,7 @@ static void walk(wstate *st) {
 }
 
 void gl_check_warp_launch_loop(const gl_check_ctx *ctx) {
-  if (!ctx->model) return;
+  if (!ctx->model || !gl_launch_mentions(ctx->src, "warp")) return;   /* no Warp import */
   wstate st = {.ctx = ctx};
   walk(&st);
   for (size_t i = 0; !st.captures && i < st.found.len; i++) {
