@@ -61,6 +61,7 @@ static const gl_check checks[] = {
     {"warp-differentiability-pitfalls", gl_check_warp_differentiability},
     {"warp-kernel-constraints", gl_check_warp_kernel_constraints},
     {"warp-launch-loop-without-graph", gl_check_warp_launch_loop},
+    {"warp-primitive-id-outlives-object", gl_check_warp_primitive_id_outlives_object},
     {NULL, NULL},
 };
 

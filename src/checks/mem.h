@@ -1,7 +1,8 @@
 /* mem.h: the memory checks of the memory-precision pack, declared for the checks[] table.
  * Owns: the entry points of mem_alloc.c (allocation-in-loop, GPU502; resource-handle-in-loop,
- *       GPU507), mem_async.c (pageable-async-transfer, GPU505) and mem_order.c
- *       (allocator-configured-after-use, GPU504).
+ *       GPU507), mem_async.c (pageable-async-transfer, GPU505), mem_order.c
+ *       (allocator-configured-after-use, GPU504) and mem_warp.c
+ *       (warp-primitive-id-outlives-object, GPU508).
  * Not: the table (checks.c), the shared walk (mem_walk.h).
  * Threads: each check reads one file's borrowed tree, source and model; no state. */
 #ifndef GL_CHECKS_MEM_H
@@ -35,5 +36,11 @@ void gl_check_allocator_configured_after_use(const gl_check_ctx *ctx);
  * `pin_memory=True`, `torch.from_numpy` of one, or a name that every binding of its scope (the
  * module's for a name the function does not bind) makes one and nothing pins. */
 void gl_check_pageable_async_transfer(const gl_check_ctx *ctx);
+
+/* In a function: `m = wp.Mesh(...)` (HashGrid, Bvh, Volume and its loaders), every binding of m
+ * in the function such a constructor, no use of m other than attribute reads (`m.x`, `m.f()`)
+ * there or in nested functions, and `m.id` returned, yielded (alone or in a tuple / list) or
+ * stored into an attribute or item: reported at that `m.id`. */
+void gl_check_warp_primitive_id_outlives_object(const gl_check_ctx *ctx);
 
 #endif

@@ -1,0 +1,171 @@
+/* mem_warp.c: the warp-primitive-id-outlives-object check (GPU508): a function that makes a Warp
+ * geometry primitive in a local name and lets only its `.id` leave (returned, yielded, stored in
+ * an attribute or item), so the primitive is destroyed when the function returns.
+ * Owns: one walk that records, per function scope, the bindings of each name (a primitive
+ *       constructor or anything else), the uses that may keep the object (any use other than
+ *       an attribute read `m.x`), and the places where `m.id` leaves; the decision on those
+ *       vectors.
+ * Not: `.id` of a temporary (GPU506, a query), the reporting helper (checks.c).
+ * Threads: no state; reads the borrowed tree, source and model of one file. */
+#include "checks/mem.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "checks/mem_walk.h"
+
+#define QNAME_CAP 256
+
+typedef enum wkind { W_CTOR, W_OTHER_BIND, W_KEEP, W_LEAK } wkind;
+
+typedef struct wfact {
+  TSNode name;     /* the identifier */
+  TSNode at;       /* W_LEAK: the `m.id` attribute */
+  TSNode scope;    /* innermost function scope (null: the module) */
+  wkind kind;
+} wfact;
+
+typedef struct wstate {
+  const gl_check_ctx *ctx;
+  gl_vec(wfact) facts;
+  gl_vec(TSNode) scopes;
+} wstate;
+
+static const char *const primitives[] = {
+    "warp.Mesh", "warp.HashGrid", "warp.Bvh", "warp.Volume", "warp.Volume.load_from_nvdb",
+    "warp.Volume.load_from_address", "warp.Volume.load_from_numpy", "warp.Volume.allocate",
+    "warp.Volume.allocate_by_tiles", "warp.Volume.allocate_by_voxels"};
+
+static bool is_primitive_call(const wstate *st, TSNode e) {
+  char q[QNAME_CAP];
+  if (!gl_mem_callee(st->ctx->model, e, q, sizeof q)) return false;
+  for (size_t i = 0; i < sizeof primitives / sizeof primitives[0]; i++)
+    if (strcmp(q, primitives[i]) == 0) return true;
+  return false;
+}
+
+static TSNode cur_scope(const wstate *st) {
+  return st->scopes.len ? *gl_vec_last(&st->scopes) : (TSNode){0};
+}
+
+static void add(wstate *st, TSNode name, TSNode at, wkind k) {
+  wfact f = {name, at, cur_scope(st), k};
+  gl_vec_push(&st->facts, f);
+}
+
+/* True when the `m.id` attribute at ancestor level 0 leaves the function: it is returned or
+ * yielded (alone or in a tuple / list display), or stored into an attribute or an item. */
+static bool id_leaves(const gl_mwalk *w) {
+  const char *field = NULL;
+  TSNode p = gl_mwalk_up(w, 1, &field);
+  const char *f0 = NULL;
+  gl_mwalk_up(w, 0, &f0);
+  size_t k = 1;
+  if (gl_mem_is(p, "expression_list") || gl_mem_is(p, "tuple") || gl_mem_is(p, "list")) {
+    p = gl_mwalk_up(w, ++k, &field);
+    f0 = NULL;
+  }
+  if (gl_mem_is(p, "return_statement") || gl_mem_is(p, "yield")) return true;
+  if (!gl_mem_is(p, "assignment") || !f0 || strcmp(f0, "right") != 0) return false;
+  TSNode left = ts_node_child_by_field_name(p, "left", 4);
+  return gl_mem_is(left, "attribute") || gl_mem_is(left, "subscript");
+}
+
+static bool is_binding_parent(TSNode p, const char *field) {
+  static const char *const kinds[] = {
+      "pattern_list", "tuple_pattern", "list_pattern", "as_pattern_target", "for_statement",
+      "for_in_clause", "parameters", "lambda_parameters", "default_parameter",
+      "typed_parameter", "typed_default_parameter", "named_expression", "delete_statement",
+      "global_statement", "nonlocal_statement", "list_splat_pattern",
+      "dictionary_splat_pattern", "augmented_assignment"};
+  const char *t = ts_node_type(p);
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (!strcmp(t, kinds[i]))
+      return strcmp(t, "augmented_assignment") != 0 || (field && !strcmp(field, "left"));
+  return false;
+}
+
+static void visit_identifier(wstate *st, const gl_mwalk *w, TSNode n) {
+  const char *field = gl_mwalk_field(w), *pf = NULL;
+  TSNode p = gl_mwalk_up(w, 0, &pf);
+  if (gl_mem_is(p, "attribute")) {
+    if (!field || strcmp(field, "object") != 0) return;   /* the attribute's own name */
+    TSNode attr = ts_node_child_by_field_name(p, "attribute", 9);
+    if (gl_mem_text_is(st->ctx->src, attr, "id") && id_leaves(w)) add(st, n, p, W_LEAK);
+    return;   /* m.x reads or calls do not keep m */
+  }
+  if (gl_mem_is(p, "keyword_argument") && field && !strcmp(field, "name")) return;
+  if (gl_mem_is(p, "assignment") && field && !strcmp(field, "left")) {
+    TSNode rhs = ts_node_child_by_field_name(p, "right", 5);
+    add(st, n, (TSNode){0}, is_primitive_call(st, rhs) ? W_CTOR : W_OTHER_BIND);
+    return;
+  }
+  if (gl_mem_is(p, "function_definition")) return;   /* bound in the enclosing scope, above */
+  if (gl_mem_is(p, "class_definition")) {
+    add(st, n, (TSNode){0}, W_OTHER_BIND);
+    return;
+  }
+  add(st, n, (TSNode){0}, is_binding_parent(p, field) ? W_OTHER_BIND : W_KEEP);
+}
+
+static bool within(TSNode outer, TSNode inner) {
+  if (ts_node_is_null(inner)) return false;
+  return ts_node_start_byte(outer) <= ts_node_start_byte(inner) &&
+         ts_node_end_byte(inner) <= ts_node_end_byte(outer);
+}
+
+/* True when the name of leak is bound only to primitives in its function, and nothing in the
+ * function (nested functions included) uses the object other than through an attribute. */
+static bool dangles(const wstate *st, const wfact *leak) {
+  if (ts_node_is_null(leak->scope)) return false;   /* module globals live on */
+  size_t ctors = 0;
+  for (size_t i = 0; i < st->facts.len; i++) {
+    const wfact *f = &st->facts.data[i];
+    if (!gl_mem_same_text(st->ctx->src, f->name, leak->name)) continue;
+    bool same = ts_node_eq(f->scope, leak->scope);
+    if (same && f->kind == W_CTOR) ctors++;
+    if (same && f->kind == W_OTHER_BIND) return false;
+    if (f->kind == W_KEEP && (same || within(leak->scope, f->scope))) return false;
+  }
+  return ctors > 0;
+}
+
+static void report(const wstate *st, const wfact *leak) {
+  const gl_source *src = st->ctx->src;
+  uint32_t a = ts_node_start_byte(leak->name), b = ts_node_end_byte(leak->name);
+  int len = (int)(b - a > 60 ? 60 : b - a);
+  char msg[512];
+  snprintf(msg, sizeof msg,
+           "only the id of the Warp primitive `%.*s` leaves this function: the object is "
+           "destroyed when the function returns and the id then points at freed memory; return "
+           "or store the primitive itself and read `.id` where it is used",
+           len, src->bytes + a);
+  gl_check_report(st->ctx, leak->at, msg);
+}
+
+void gl_check_warp_primitive_id_outlives_object(const gl_check_ctx *ctx) {
+  if (!ctx->model) return;
+  wstate st = {.ctx = ctx};
+  gl_mwalk w;
+  gl_mwalk_init(&w, ts_tree_root_node(ctx->tree));
+  TSNode n;
+  while (gl_mwalk_next(&w, &n)) {
+    while (st.scopes.len && ts_node_start_byte(n) >= ts_node_end_byte(*gl_vec_last(&st.scopes)))
+      st.scopes.len--;
+    if (gl_mem_is(n, "function_definition") || gl_mem_is(n, "lambda")) {
+      TSNode name = ts_node_child_by_field_name(n, "name", 4);
+      if (!ts_node_is_null(name)) add(&st, name, (TSNode){0}, W_OTHER_BIND);
+      gl_vec_push(&st.scopes, n);
+    } else if (gl_mem_is(n, "identifier")) {
+      visit_identifier(&st, &w, n);
+    }
+  }
+  gl_mwalk_free(&w);
+  bool any_ctor = false;   /* no primitive made in the file: nothing can dangle */
+  for (size_t i = 0; i < st.facts.len && !any_ctor; i++) any_ctor = st.facts.data[i].kind == W_CTOR;
+  for (size_t i = 0; any_ctor && i < st.facts.len; i++)
+    if (st.facts.data[i].kind == W_LEAK && dangles(&st, &st.facts.data[i]))
+      report(&st, &st.facts.data[i]);
+  gl_vec_free(&st.facts);
+  gl_vec_free(&st.scopes);
+}
