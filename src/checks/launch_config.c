@@ -5,7 +5,8 @@
  *       `k[grid, block](...)`, CuPy `RawKernel` `k(grid, block, args)`), the value of a literal
  *       configuration, and for GPU605 one walk (TSTreeCursor, enter / leave, a scope stack) that
  *       collects launch sites, names bound to arrays of literal size, and the kernels of the file
- *       that loop over the grid; the findings are decided after the walk.
+ *       that loop over the grid; the findings are decided after the walk. Also the byte search
+ *       (gl_launch_mentions) the pack's checks use to skip files that name no kernel library.
  * Not: the reporting helper (checks.c), query rules.
  * Threads: no state; reads the borrowed tree, source and model of one file. */
 #include "checks/launch.h"
