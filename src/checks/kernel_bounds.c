@@ -86,22 +86,27 @@ static void note_binding(bstate *st, TSNode n) {
   add_targets(left, g ? &st->idx : &st->other);
 }
 
-/* Every identifier compared in cond guards uses in [from, to). */
+/* Every identifier in a comparison of cond (`i < n`, `i + 1 < n`, `n > i`) guards uses of it in
+ * [from, to). Attribute fields and nested scopes are not names of the kernel. */
 static void note_guards(bstate *st, TSNode cond, uint32_t from, uint32_t to) {
   gl_bscan s;
   gl_bscan_init(&s, cond);
   TSNode n;
+  uint32_t cmp_end = 0;  /* end of the comparison being walked (0: none) */
   while (gl_bscan_next(&s, &n)) {
     if (gl_bscan_is_scope(n)) {
       gl_bscan_skip(&s);
       continue;
     }
-    if (!is_kind(n, "comparison_operator")) continue;
-    uint32_t k = ts_node_named_child_count(n);
-    for (uint32_t i = 0; i < k; i++) {
-      TSNode c = ts_node_named_child(n, i);
-      if (is_kind(c, "identifier")) gl_vec_push(&st->guards, ((guard){c, from, to}));
+    if (cmp_end && ts_node_start_byte(n) >= cmp_end) cmp_end = 0;
+    if (is_kind(n, "comparison_operator")) {
+      if (!cmp_end) cmp_end = ts_node_end_byte(n);
+      continue;
     }
+    if (!cmp_end || !is_kind(n, "identifier")) continue;
+    const char *field = ts_tree_cursor_current_field_name(&s.c);
+    if (field && strcmp(field, "attribute") == 0) continue;
+    gl_vec_push(&st->guards, ((guard){n, from, to}));
   }
   gl_bscan_free(&s);
 }

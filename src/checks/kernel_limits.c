@@ -4,7 +4,8 @@
  *       `cuda.shared.array` / `cuda.local.array` whose shape reads a parameter or a name bound in
  *       the function (not a compile-time constant); list / dict / set displays and
  *       comprehensions; NumPy allocation (`np.empty`, `np.zeros`, ...); calls of a function of
- *       the file that no decorator compiles for the GPU.
+ *       the file that no decorator compiles for the GPU (one def of the name, not nested in the
+ *       kernel, its name never assigned).
  * Not: finding kernels (kernel_scan.c), reporting (checks.c).
  * Threads: no state; reads the borrowed tree, source and model of one file. */
 #include "checks/kernel.h"
@@ -24,6 +25,7 @@ typedef struct lstate {
   gl_bnodes locals;     /* parameters and names bound in the function */
   gl_bnodes shapes;     /* shape arguments of shared / local arrays */
   gl_bnodes calls;      /* calls of a plain name (checked against the file's defs at the end) */
+  gl_bnodes call_kernels; /* the def of the kernel each call is in */
 } lstate;
 
 static const char *const np_allocs[] = {"empty", "zeros", "ones", "full", "array", "arange",
@@ -70,18 +72,22 @@ static bool is_np_alloc(const char *q) {
   return false;
 }
 
-static void visit_call(lstate *st, TSNode n) {
+static void visit_call(lstate *st, TSNode n, gl_bscan *s) {
   char q[QNAME_CAP];
   const char *lib = st->k->lib;
   TSNode fn = ts_node_child_by_field_name(n, "function", 8);
   if (!gl_bscan_callee(st->ctx->model, n, q, sizeof q)) {
-    if (!ts_node_is_null(fn) && is_kind(fn, "identifier")) gl_vec_push(&st->calls, n);
+    if (!ts_node_is_null(fn) && is_kind(fn, "identifier")) {
+      gl_vec_push(&st->calls, n);
+      gl_vec_push(&st->call_kernels, st->k->def);
+    }
     return;
   }
   if (gl_kernel_api_is(lib, q, "shared.array") || gl_kernel_api_is(lib, q, "local.array")) {
     TSNode shape = gl_bscan_arg(n, 0);
     if (ts_node_is_null(shape)) shape = gl_bscan_kwarg(st->ctx->src, n, "shape");
     if (!ts_node_is_null(shape)) gl_vec_push(&st->shapes, shape);
+    gl_bscan_skip(s);  /* the shape and dtype are read by the compiler, not built at run time */
   } else if (is_np_alloc(q)) {
     say(st->ctx, n,
         "allocates a NumPy array inside a CUDA kernel, which Numba cannot compile: use "
@@ -109,7 +115,7 @@ static void visit(lstate *st, TSNode n, gl_bscan *s) {
                is_literal_shape(ts_node_child_by_field_name(n, "right", 5));
     if (!lit) add_names(&st->locals, ts_node_child_by_field_name(n, "left", 4));
   } else if (strcmp(t, "call") == 0) {
-    visit_call(st, n);
+    visit_call(st, n, s);
   } else if (strcmp(t, "list") == 0 || strcmp(t, "dictionary") == 0 || strcmp(t, "set") == 0 ||
              strcmp(t, "list_comprehension") == 0 || strcmp(t, "dictionary_comprehension") == 0 ||
              strcmp(t, "set_comprehension") == 0) {
@@ -175,8 +181,9 @@ static void check_kernel(const gl_kernel *k, void *data) {
 }
 
 /* The defs of the file that no decorator compiles (direct children of no decorated
- * definition), in source order. */
-static void plain_defs(const TSTree *tree, gl_bnodes *out) {
+ * definition), in source order; names bound by an assignment anywhere go to assigned
+ * (`clamp = cuda.jit(device=True)(clamp)` compiles a plain def). */
+static void plain_defs(const TSTree *tree, gl_bnodes *out, gl_bnodes *assigned) {
   gl_bscan s;
   gl_bscan_init(&s, ts_tree_root_node(tree));
   TSNode n, skip_def = {0};
@@ -185,28 +192,46 @@ static void plain_defs(const TSTree *tree, gl_bnodes *out) {
       skip_def = ts_node_child_by_field_name(n, "definition", 10);
     else if (is_kind(n, "function_definition") && !ts_node_eq(n, skip_def))
       gl_vec_push(out, n);
+    else if (is_kind(n, "assignment"))
+      add_names(assigned, ts_node_child_by_field_name(n, "left", 4));
   }
   gl_bscan_free(&s);
 }
 
+static bool contains(TSNode outer, TSNode n) {
+  return ts_node_start_byte(n) >= ts_node_start_byte(outer) &&
+         ts_node_end_byte(n) <= ts_node_end_byte(outer);
+}
+
+/* The plain def a call names, or a null node: one def of that name in the file, with no
+ * decorator, not nested in the calling kernel, and its name never assigned. */
+static TSNode plain_callee(const lstate *st, const gl_bnodes *all, const gl_bnodes *plain,
+                           const gl_bnodes *assigned, size_t i) {
+  TSNode none = {0};
+  TSNode fn = ts_node_child_by_field_name(st->calls.data[i], "function", 8);
+  TSNode def = gl_bscan_def_named(st->ctx->src, all, fn);
+  if (ts_node_is_null(def) || contains(st->call_kernels.data[i], def)) return none;
+  for (size_t j = 0; j < assigned->len; j++)
+    if (gl_bscan_same_text(st->ctx->src, assigned->data[j], fn)) return none;
+  for (size_t j = 0; j < plain->len; j++)
+    if (ts_node_eq(plain->data[j], def)) return def;
+  return none;
+}
+
 static void check_calls(lstate *st) {
   if (st->calls.len == 0) return;
-  gl_bnodes all = {0}, plain = {0};
+  gl_bnodes all = {0}, plain = {0}, assigned = {0};
   gl_bscan_defs(st->ctx->tree, &all);
-  plain_defs(st->ctx->tree, &plain);
+  plain_defs(st->ctx->tree, &plain, &assigned);
   for (size_t i = 0; i < st->calls.len; i++) {
-    TSNode fn = ts_node_child_by_field_name(st->calls.data[i], "function", 8);
-    TSNode def = gl_bscan_def_named(st->ctx->src, &all, fn);
-    bool is_plain = false;
-    for (size_t j = 0; !ts_node_is_null(def) && j < plain.len; j++)
-      is_plain = is_plain || ts_node_eq(plain.data[j], def);
-    if (is_plain)
-      say(st->ctx, st->calls.data[i],
-          "calls a Python function that is not compiled for the GPU: decorate it with "
-          "`@cuda.jit(device=True)` (or inline it), or Numba fails to compile the kernel");
+    if (ts_node_is_null(plain_callee(st, &all, &plain, &assigned, i))) continue;
+    say(st->ctx, st->calls.data[i],
+        "calls a Python function that is not compiled for the GPU: decorate it with "
+        "`@cuda.jit(device=True)` (or inline it), or Numba fails to compile the kernel");
   }
   gl_vec_free(&all);
   gl_vec_free(&plain);
+  gl_vec_free(&assigned);
 }
 
 void gl_check_numba_kernel_constraints(const gl_check_ctx *ctx) {
@@ -217,4 +242,5 @@ void gl_check_numba_kernel_constraints(const gl_check_ctx *ctx) {
   gl_vec_free(&st.locals);
   gl_vec_free(&st.shapes);
   gl_vec_free(&st.calls);
+  gl_vec_free(&st.call_kernels);
 }
