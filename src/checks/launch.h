@@ -11,7 +11,7 @@
 
 /* True when the source's bytes contain word anywhere (comments and strings included): the
  * checks return at once for a file that cannot name the library they look for. O(length). */
-bool gl_launch_mentions(const gl_source *src, const char *word);
+bool gl_launch__mentions(const gl_source *src, const char *word);
 
 /* A for / while loop whose body (same function, nested loops included) makes two or more
  * `warp.launch` / `warp.launch_tiled` calls with a loop-invariant kernel and no `device="cpu"`,

@@ -93,7 +93,8 @@ static void count_launch(wstate *st, TSNode call) {
   for (size_t i = st->stack.len; i-- > 0;) {
     wframe *f = &st->stack.data[i];
     if (f->scope) break;
-    if (f->launches++ == 0) f->first = call;
+    if (f->launches == 0) f->first = call;
+    f->launches++;
   }
 }
 
@@ -160,7 +161,7 @@ static void walk(wstate *st) {
 }
 
 void gl_check_warp_launch_loop(const gl_check_ctx *ctx) {
-  if (!ctx->model || !gl_launch_mentions(ctx->src, "warp")) return;   /* no Warp import */
+  if (!ctx->model || !gl_launch__mentions(ctx->src, "warp")) return;   /* no Warp import */
   wstate st = {.ctx = ctx};
   walk(&st);
   for (size_t i = 0; !st.captures && i < st.found.len; i++) {
