@@ -5,7 +5,8 @@
  *       brute-force call (the `metric` string, "sqeuclidean" when absent), signs that vectors
  *       are normalized (faiss.normalize_L2, a `norm` / `normalize` call), and the comparison.
  * Not: metrics held in variables, indexes of other files, euclidean vs squared euclidean (the
- *      same ranking), inner product vs cosine (the same ranking on normalized data).
+ *      same ranking), inner product vs cosine (the same ranking on normalized data), Faiss flat
+ *      indexes in a file with IVF indexes (probably quantizers: the IVF metric counts).
  * Threads: no state; reads the borrowed tree, source and model of one file. */
 #include "checks/vecio.h"
 
@@ -23,6 +24,7 @@ typedef struct msite {
   TSNode node;           /* where to report: the metric value, or the call */
   TSNode call;
   int metric;
+  bool flat;             /* a Faiss flat index (maybe a quantizer) */
 } msite;
 
 typedef struct mstate {
@@ -32,6 +34,7 @@ typedef struct mstate {
   int faiss_metrics;     /* M_* bits of every Faiss index of the file */
   bool unknown_faiss;    /* a Faiss index whose metric is not a literal */
   bool normalized;
+  bool quantized;        /* a Faiss IVF index: the file's flat indexes may be its quantizers */
 } mstate;
 
 typedef struct fclass {
@@ -80,9 +83,8 @@ static void faiss_site(mstate *st, TSNode call, const fclass *c) {
     st->unknown_faiss = true;
     return;
   }
-  msite s = {call, call, m};
+  msite s = {call, call, m, strncmp(c->name, "faiss.IndexFlat", 15) == 0};
   gl_vec_push(&st->faiss, s);
-  st->faiss_metrics |= m;
 }
 
 /* The metric a cuVS string names, or M_NONE. */
@@ -106,7 +108,7 @@ static void gpu_site(mstate *st, TSNode call, int pos) {
   if (!ts_node_is_null(v)) m = gpu_metric_text(src, v);
   else if (!has_splat(call)) m = M_L2;  /* "sqeuclidean", cuVS's default */
   if (m == M_NONE) return;
-  msite s = {ts_node_is_null(v) ? call : v, call, m};
+  msite s = {ts_node_is_null(v) ? call : v, call, m, false};
   gl_vec_push(&st->gpu, s);
 }
 
@@ -129,6 +131,7 @@ static void look(mstate *st, TSNode call) {
   if (!gl_model_resolve(st->ctx->model, fn, q, sizeof q)) return;
   if (strncmp(q, "faiss.", 6) == 0) {
     if (strcmp(q, "faiss.normalize_L2") == 0) st->normalized = true;
+    if (strncmp(q, "faiss.IndexIVF", 14) == 0) st->quantized = true;
     for (const fclass *c = fclasses; c->name; c++)
       if (strcmp(q, c->name) == 0) faiss_site(st, call, c);
     return;
@@ -177,10 +180,18 @@ void gl_check_metric_mismatch_in_port(const gl_check_ctx *ctx) {
   while (gl_bscan_next(&s, &n))
     if (gl_vio_is(n, "call")) look(&st, n);
   gl_bscan_free(&s);
+  /* with IVF indexes in the file, a flat index is probably a quantizer: the IVF index's own
+   * metric is the one that ranks */
+  const msite *first = NULL;
+  for (size_t i = 0; i < st.faiss.len; i++) {
+    if (st.faiss.data[i].flat && st.quantized) continue;
+    st.faiss_metrics |= st.faiss.data[i].metric;
+    if (!first) first = &st.faiss.data[i];
+  }
   bool one = st.faiss_metrics == M_L2 || st.faiss_metrics == M_IP;
   for (size_t i = 0; one && !st.unknown_faiss && i < st.gpu.len; i++)
     if (mismatch(&st, st.faiss_metrics, st.gpu.data[i].metric))
-      report(&st, &st.gpu.data[i], &st.faiss.data[0]);
+      report(&st, &st.gpu.data[i], first);
   gl_vec_free(&st.faiss);
   gl_vec_free(&st.gpu);
 }

@@ -8,7 +8,8 @@
  *       intersection, intersect1d / isin / in1d), wall-clock timers, and the branches of
  *       if / try / match / conditional expressions; then pairs them up.
  * Not: recall computed in another file (the rule would be wrong there: it says so), search
- *      results compared by hand without any of those signs.
+ *      results compared by hand without any of those signs, Faiss flat indexes in a file that
+ *      builds Faiss IVF indexes (they are probably quantizers, not baselines).
  * Threads: no state; reads the borrowed tree, source and model of one file. */
 #include "checks/vecio.h"
 
@@ -24,6 +25,7 @@
 typedef struct site {
   TSNode node;
   uint32_t scope;
+  bool flat;             /* a Faiss flat index, which may be an IVF index's quantizer */
 } site;
 
 typedef struct branch {
@@ -38,6 +40,7 @@ typedef struct vstate {
   gl_vec(site) exact;
   gl_vec(branch) branches;
   bool recall, timed;
+  bool quantized;        /* the file builds a Faiss IVF index (its flat indexes may be quantizers) */
 } vstate;
 
 static bool has_word(const char *s, size_t len, const char *w) {
@@ -129,7 +132,8 @@ static void look_at_call(vstate *st, TSNode n, uint32_t scope) {
     static const char *const overlap[] = {"numpy.intersect1d", "cupy.intersect1d", "numpy.isin",
                                           "cupy.isin", "numpy.in1d", "cupy.in1d", "torch.isin",
                                           NULL};
-    site s = {n, scope};
+    site s = {n, scope, strncmp(q, "faiss.IndexFlat", 15) == 0};
+    if (strncmp(q, "faiss.IndexIVF", 14) == 0) st->quantized = true;
     if (is_approx(q)) gl_vec_push(&st->approx, s);
     else if (is_exact(st, n, q)) gl_vec_push(&st->exact, s);
     else if (matches(q, overlap)) st->recall = true;
@@ -214,7 +218,7 @@ static void pair_up(const vstate *st) {
     const site *a = &st->approx.data[i];
     for (size_t j = 0; j < st->exact.len; j++) {
       const site *e = &st->exact.data[j];
-      if (exclusive(st, a->node, e->node)) continue;
+      if ((e->flat && st->quantized) || exclusive(st, a->node, e->node)) continue;
       if (a->scope != e->scope && !st->timed) continue;
       report(st, a, e);
       break;
