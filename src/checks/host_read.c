@@ -1,16 +1,18 @@
-/* host_read.c: the missing-sync-before-host-read check (GPU804): a host buffer read while an
- * asynchronous copy or a kernel may still be writing it.
+/* host_read.c: the missing-sync-before-host-read check (GPU804): data used while an
+ * asynchronous copy, a kernel or another stream may still be writing it.
  * Owns: which names hold page-locked or zero-copy host buffers (`cuda.pinned_array[_like]`,
  *       `cuda.mapped_array[_like]`, `cuda.managed_array`, `cupyx.empty_pinned` /
- *       `zeros_pinned` / `*_like_pinned`, through any alias), which calls write them
+ *       `zeros_pinned` / `*_like_pinned`, through any alias); which calls write them
  *       asynchronously (`d.copy_to_host(h, stream=s)`, `d.get(out=h, stream=s)`,
  *       `cp.asnumpy(d, out=h, stream=s)` into a pinned buffer; a kernel launch `k[g, b](..., h)`
- *       given a mapped or managed one), what waits (a call with the sync role, a device-to-host
- *       copy without `stream=` (`.copy_to_host()`, `cp.asnumpy`, d2h roles), any
- *       `.synchronize()`, a call of a function of the file that does one of these), and the first host read of the buffer after the write with no wait in
- *       between, in source order within one function.
+ *       given a mapped or managed one); device values computed inside `with s:` on a
+ *       `cupy.cuda.Stream(non_blocking=True)`, which other streams do not wait for; what waits
+ *       (explicitly: a call with the sync role, any `.synchronize()`, a call of a function of the
+ *       file that does one of these; implicitly, for the copies and launches only: a
+ *       device-to-host copy without `stream=`); and the first use of the data after the write
+ *       with no wait in between, in source order within one function.
  * Not: pageable buffers (an asynchronous copy into pageable memory returns only once it is
- *      done), reads in another function, reporting (checks.c).
+ *      done), uses in another function, reporting (checks.c).
  * Threads: no state; reads the borrowed tree, source and model of one file. */
 #include "checks/kernel.h"
 
@@ -29,12 +31,20 @@ typedef struct buf {
   bkind kind;
 } buf;
 
+typedef enum pkind { P_COPY, P_LAUNCH, P_STREAM } pkind;
+
 typedef struct pending {
-  TSNode write;  /* the asynchronous write (a call) */
-  TSNode name;   /* the buffer it writes */
+  TSNode write;  /* the asynchronous write: a call, or an assignment on a non-blocking stream */
+  TSNode name;   /* the buffer or device value it writes */
   TSNode scope;  /* its function (null: the module) */
-  bool launch;   /* a kernel launch rather than a copy */
+  pkind kind;
+  uint32_t from; /* reads before this byte are not reads after the write (the stream's block) */
 } pending;
+
+typedef struct sblock {
+  TSNode with;   /* `with s:` on a non-blocking CuPy stream */
+  TSNode stream; /* the stream's expression */
+} sblock;
 
 typedef struct hstate {
   const gl_check_ctx *ctx;
@@ -43,6 +53,8 @@ typedef struct hstate {
   gl_bnodes defs;        /* open defs: the innermost last */
   gl_bnodes all_defs;    /* every def of the file (for helpers that synchronize) */
   TSNode target;         /* the name the assignment being visited binds (not a read) */
+  gl_bnodes streams;     /* names bound to `cupy.cuda.Stream(non_blocking=True)` */
+  gl_vec(sblock) blocks; /* open `with <non-blocking stream>:` statements, innermost last */
 } hstate;
 
 static const char *const pinned_makers[] = {
@@ -91,11 +103,67 @@ static void drop(hstate *st, TSNode name, TSNode scope) {
   st->pend.len = k;
 }
 
-static void drop_scope(hstate *st, TSNode scope) {
+/* Forgets the pending writes of scope that a wait of strength w covers: an explicit wait covers
+ * all, an implicit one (the current stream only) all but non-blocking stream work. */
+static void drop_scope(hstate *st, TSNode scope, int w) {
   size_t k = 0;
-  for (size_t i = 0; i < st->pend.len; i++)
-    if (!ts_node_eq(st->pend.data[i].scope, scope)) st->pend.data[k++] = st->pend.data[i];
+  for (size_t i = 0; i < st->pend.len; i++) {
+    const pending *p = &st->pend.data[i];
+    bool covered = ts_node_eq(p->scope, scope) && (w == 2 || p->kind != P_STREAM);
+    if (!covered) st->pend.data[k++] = *p;
+  }
   st->pend.len = k;
+}
+
+static void add_pending(hstate *st, TSNode call, TSNode name, bool launch) {
+  const buf *b = find_buf(st, name);
+  if (!b || (launch ? b->kind != B_ZEROCOPY : b->kind == 0)) return;
+  pending p = {call, name, cur_scope(st), launch ? P_LAUNCH : P_COPY, ts_node_end_byte(call)};
+  gl_vec_push(&st->pend, p);
+}
+
+/* True for `cupy.cuda.Stream(non_blocking=True)`. */
+static bool is_nonblocking_stream(const hstate *st, TSNode e) {
+  char q[QNAME_CAP];
+  if (ts_node_is_null(e) || !gl_bscan_callee(st->ctx->model, e, q, sizeof q) ||
+      strcmp(q, "cupy.cuda.Stream") != 0)
+    return false;
+  TSNode nb = gl_bscan_kwarg(st->ctx->src, e, "non_blocking");
+  return !ts_node_is_null(nb) && gl_bscan_text_is(st->ctx->src, nb, "True");
+}
+
+/* `with s:` / `with cp.cuda.Stream(non_blocking=True) [as s]:` opens a stream block. */
+static void note_with(hstate *st, TSNode w) {
+  TSNode items = ts_node_named_child(w, 0);
+  uint32_t n = ts_node_is_null(items) ? 0 : ts_node_named_child_count(items);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode v = ts_node_child_by_field_name(ts_node_named_child(items, i), "value", 5);
+    if (!ts_node_is_null(v) && is_kind(v, "as_pattern")) v = ts_node_named_child(v, 0);
+    if (ts_node_is_null(v)) continue;
+    bool named = is_kind(v, "identifier");
+    for (size_t j = 0; named && j < st->streams.len; j++)
+      if (gl_bscan_same_text(st->ctx->src, st->streams.data[j], v)) {
+        gl_vec_push(&st->blocks, ((sblock){w, v}));
+        return;
+      }
+    if (is_nonblocking_stream(st, v)) {
+      gl_vec_push(&st->blocks, ((sblock){w, v}));
+      return;
+    }
+  }
+}
+
+/* A device value bound inside a non-blocking stream block: pending until the block's end. */
+static void note_stream_value(hstate *st, TSNode asg, TSNode name, TSNode value) {
+  if (st->blocks.len == 0 || ts_node_is_null(value) ||
+      gl_model_prov(st->ctx->model, value) != GL_PROV_DEVICE)
+    return;
+  const sblock *b = gl_vec_last(&st->blocks);
+  TSNode scope = cur_scope(st);
+  if (!ts_node_eq(scope, (TSNode){0}) && ts_node_start_byte(b->with) < ts_node_start_byte(scope))
+    return;  /* a def inside the block runs elsewhere */
+  pending p = {asg, name, scope, P_STREAM, ts_node_end_byte(b->with)};
+  gl_vec_push(&st->pend, p);
 }
 
 static void note_assignment(hstate *st, TSNode n) {
@@ -104,6 +172,13 @@ static void note_assignment(hstate *st, TSNode n) {
   if (ts_node_is_null(l) || !is_kind(l, "identifier")) return;
   st->target = l;
   drop(st, l, cur_scope(st));
+  size_t k = 0;
+  for (size_t i = 0; i < st->streams.len; i++)
+    if (!gl_bscan_same_text(st->ctx->src, st->streams.data[i], l))
+      st->streams.data[k++] = st->streams.data[i];
+  st->streams.len = k;
+  if (is_nonblocking_stream(st, r)) gl_vec_push(&st->streams, l);
+  note_stream_value(st, n, l, r);
   char q[QNAME_CAP];
   bkind kind = 0;
   if (!ts_node_is_null(r) && gl_bscan_callee(st->ctx->model, r, q, sizeof q))
@@ -111,12 +186,6 @@ static void note_assignment(hstate *st, TSNode n) {
   for (size_t i = 0; i < st->bufs.len; i++)
     if (gl_bscan_same_text(st->ctx->src, st->bufs.data[i].name, l)) st->bufs.data[i].kind = kind;
   if (kind) gl_vec_push(&st->bufs, ((buf){l, kind}));
-}
-
-static void add_pending(hstate *st, TSNode call, TSNode name, bool launch) {
-  const buf *b = find_buf(st, name);
-  if (!b || (launch ? b->kind != B_ZEROCOPY : b->kind == 0)) return;
-  gl_vec_push(&st->pend, ((pending){call, name, cur_scope(st), launch}));
 }
 
 /* Records the asynchronous writes a call makes; true when the call is device-side work whose
@@ -147,42 +216,52 @@ static bool note_writes(hstate *st, TSNode call) {
   return true;
 }
 
-/* A call that surely waits for the device, without looking into functions. */
-static bool waits_here(const gl_check_ctx *ctx, TSNode call) {
+typedef enum wait { W_NONE, W_IMPLICIT, W_EXPLICIT } wait;
+
+/* How a call waits for the device, without looking into functions: explicitly (a sync role, a
+ * `.synchronize()`), or implicitly (a blocking device-to-host copy, which waits for the current
+ * stream only). */
+static wait waits_here(const gl_check_ctx *ctx, TSNode call) {
   uint32_t roles = gl_model_roles(ctx->model, call);
-  if (roles & GL_ROLE_SYNC) return true;
-  bool streamed = !ts_node_is_null(gl_bscan_kwarg(ctx->src, call, "stream"));
-  if ((roles & GL_ROLE_D2H) && !streamed) return true;
   TSNode recv;
+  if ((roles & GL_ROLE_SYNC) || gl_bscan_method(ctx->src, call, "synchronize", &recv))
+    return W_EXPLICIT;
+  if (!ts_node_is_null(gl_bscan_kwarg(ctx->src, call, "stream"))) return W_NONE;
   char q[QNAME_CAP];
-  if (gl_bscan_method(ctx->src, call, "synchronize", &recv)) return true;
-  if (streamed) return false;
-  return gl_bscan_method(ctx->src, call, "copy_to_host", &recv) ||
-         (gl_bscan_callee(ctx->model, call, q, sizeof q) && strcmp(q, "cupy.asnumpy") == 0);
+  if ((roles & GL_ROLE_D2H) || gl_bscan_method(ctx->src, call, "copy_to_host", &recv) ||
+      (gl_bscan_callee(ctx->model, call, q, sizeof q) && strcmp(q, "cupy.asnumpy") == 0))
+    return W_IMPLICIT;
+  return W_NONE;
 }
 
-/* True when the body of def (outside nested scopes) holds a call that waits. */
-static bool def_waits(const gl_check_ctx *ctx, TSNode def) {
+/* The strongest wait in the body of def (outside nested scopes). */
+static wait def_waits(const gl_check_ctx *ctx, TSNode def) {
   TSNode body = ts_node_child_by_field_name(def, "body", 4);
-  if (ts_node_is_null(body)) return false;
+  if (ts_node_is_null(body)) return W_NONE;
   gl_bscan s;
   gl_bscan_init(&s, body);
   TSNode n;
-  bool hit = false;
-  while (!hit && gl_bscan_next(&s, &n)) {
-    if (gl_bscan_is_scope(n)) gl_bscan_skip(&s);
-    else if (is_kind(n, "call")) hit = waits_here(ctx, n);
+  wait w = W_NONE;
+  while (w != W_EXPLICIT && gl_bscan_next(&s, &n)) {
+    if (gl_bscan_is_scope(n)) {
+      gl_bscan_skip(&s);
+      continue;
+    }
+    wait here = is_kind(n, "call") ? waits_here(ctx, n) : W_NONE;
+    if (here > w) w = here;
   }
   gl_bscan_free(&s);
-  return hit;
+  return w;
 }
 
-static bool waits(hstate *st, TSNode call) {
-  if (waits_here(st->ctx, call)) return true;
+static wait waits(hstate *st, TSNode call) {
+  wait w = waits_here(st->ctx, call);
+  if (w == W_EXPLICIT) return w;
   TSNode fn = ts_node_child_by_field_name(call, "function", 8);
-  if (ts_node_is_null(fn) || !is_kind(fn, "identifier")) return false;
+  if (ts_node_is_null(fn) || !is_kind(fn, "identifier")) return w;
   TSNode def = gl_bscan_def_named(st->ctx->src, &st->all_defs, fn);
-  return !ts_node_is_null(def) && def_waits(st->ctx, def);
+  wait d = ts_node_is_null(def) ? W_NONE : def_waits(st->ctx, def);
+  return d > w ? d : w;
 }
 
 static void report(hstate *st, size_t i, TSNode read) {
@@ -191,20 +270,33 @@ static void report(hstate *st, size_t i, TSNode read) {
   char msg[MSG_CAP], where[64];
   gl_check_line_label(st->ctx, ts_node_start_byte(p->write), where, sizeof where);
   int nl = (int)(ts_node_end_byte(read) - ts_node_start_byte(read));
-  snprintf(msg, sizeof msg,
-           "`%.*s` is read on the host while %s (%s) may still be writing it: the read sees "
-           "stale or partial data; synchronize first (`%s`)",
-           nl, src->bytes + ts_node_start_byte(read),
-           p->launch ? "the kernel launched" : "the asynchronous copy started", where,
-           p->launch ? "cuda.synchronize()" : "stream.synchronize()");
-  const char *rel = p->launch ? "the kernel launch that writes it" : "the asynchronous copy";
+  const char *rel = "the asynchronous copy";
+  if (p->kind == P_STREAM) {
+    snprintf(msg, sizeof msg,
+             "`%.*s` is used after the non-blocking stream that computes it (%s) with no "
+             "synchronization: other streams, the default one included, do not wait for a "
+             "non-blocking stream, so this use can see unfinished results; call "
+             "`stream.synchronize()` first",
+             nl, src->bytes + ts_node_start_byte(read), where);
+    rel = "computed on the non-blocking stream here";
+  } else {
+    snprintf(msg, sizeof msg,
+             "`%.*s` is read on the host while %s (%s) may still be writing it: the read sees "
+             "stale or partial data; synchronize first (`%s`)",
+             nl, src->bytes + ts_node_start_byte(read),
+             p->kind == P_LAUNCH ? "the kernel launched" : "the asynchronous copy started", where,
+             p->kind == P_LAUNCH ? "cuda.synchronize()" : "stream.synchronize()");
+    if (p->kind == P_LAUNCH) rel = "the kernel launch that writes it";
+  }
   gl_check_report_related(st->ctx, read, msg, &p->write, &rel, 1);
 }
 
 static void note_read(hstate *st, TSNode id) {
   TSNode scope = cur_scope(st);
+  uint32_t at = ts_node_start_byte(id);
   for (size_t i = 0; i < st->pend.len; i++) {
     const pending *p = &st->pend.data[i];
+    if (at < p->from || (p->kind == P_STREAM && st->blocks.len > 0)) continue;
     if (!ts_node_eq(p->scope, scope) || !gl_bscan_same_text(st->ctx->src, p->name, id)) continue;
     report(st, i, id);
     drop(st, id, scope);
@@ -228,13 +320,19 @@ static bool is_meta(const hstate *st, TSNode n) {
 static void visit(hstate *st, TSNode n, gl_bscan *s) {
   while (st->defs.len && ts_node_start_byte(n) >= ts_node_end_byte(*gl_vec_last(&st->defs)))
     st->defs.len--;
+  while (st->blocks.len &&
+         ts_node_start_byte(n) >= ts_node_end_byte(gl_vec_last(&st->blocks)->with))
+    st->blocks.len--;
   const char *t = ts_node_type(n);
   if (strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0) {
     gl_vec_push(&st->defs, n);
+  } else if (strcmp(t, "with_statement") == 0) {
+    note_with(st, n);
   } else if (strcmp(t, "assignment") == 0) {
     note_assignment(st, n);
   } else if (strcmp(t, "call") == 0) {
-    if (st->pend.len && waits(st, n)) drop_scope(st, cur_scope(st));
+    wait w = st->pend.len ? waits(st, n) : W_NONE;
+    if (w != W_NONE) drop_scope(st, cur_scope(st), w == W_EXPLICIT ? 2 : 1);
     if (is_meta(st, n) || note_writes(st, n)) gl_bscan_skip(s);
   } else if (strcmp(t, "attribute") == 0) {
     if (is_meta(st, n)) gl_bscan_skip(s);
@@ -249,7 +347,7 @@ static void visit(hstate *st, TSNode n, gl_bscan *s) {
 void gl_check_missing_sync_before_host_read(const gl_check_ctx *ctx) {
   const char *b = ctx->src->bytes;
   if (!ctx->model || !b || (!strstr(b, "pinned") && !strstr(b, "mapped_array") &&
-                            !strstr(b, "managed_array")))
+                            !strstr(b, "managed_array") && !strstr(b, "non_blocking")))
     return;
   hstate st = {.ctx = ctx};
   gl_bscan_defs(ctx->tree, &st.all_defs);
@@ -262,4 +360,6 @@ void gl_check_missing_sync_before_host_read(const gl_check_ctx *ctx) {
   gl_vec_free(&st.pend);
   gl_vec_free(&st.defs);
   gl_vec_free(&st.all_defs);
+  gl_vec_free(&st.streams);
+  gl_vec_free(&st.blocks);
 }
