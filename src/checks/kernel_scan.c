@@ -70,8 +70,8 @@ gl_kkind gl_kernel_of(const gl_model *m, const gl_source *src, TSNode decorated,
 
 static bool mentions(const gl_source *src, const char *w) { return strstr(src->bytes, w) != NULL; }
 
-void gl_kernel_each(const gl_model *m, const gl_source *src, const TSTree *tree, unsigned kinds,
-                    gl_kernel_fn fn, void *data) {
+void gl_kernel_walk(const gl_model *m, const gl_source *src, const TSTree *tree, unsigned kinds,
+                    gl_kernel_fn fn, gl_kernel_node_fn other, void *data) {
   if (!m || !src->bytes) return;
   if (!mentions(src, "jit") && !mentions(src, "kernel") && !mentions(src, "func")) return;
   gl_bscan s;
@@ -79,12 +79,20 @@ void gl_kernel_each(const gl_model *m, const gl_source *src, const TSTree *tree,
   TSNode n;
   gl_kernel k;
   while (gl_bscan_next(&s, &n)) {
-    if (!is_kind(n, "decorated_definition")) continue;
-    if (gl_kernel_of(m, src, n, &k) == GL_K_NONE || !(kinds & (1u << k.kind))) continue;
-    fn(&k, data);
-    gl_bscan_skip(&s);
+    if (is_kind(n, "decorated_definition") && gl_kernel_of(m, src, n, &k) != GL_K_NONE &&
+        (kinds & (1u << k.kind))) {
+      fn(&k, data);
+      gl_bscan_skip(&s);
+    } else if (other) {
+      other(n, data);
+    }
   }
   gl_bscan_free(&s);
+}
+
+void gl_kernel_each(const gl_model *m, const gl_source *src, const TSTree *tree, unsigned kinds,
+                    gl_kernel_fn fn, void *data) {
+  gl_kernel_walk(m, src, tree, kinds, fn, NULL, data);
 }
 
 bool gl_kernel_api_is(const char *lib, const char *q, const char *tail) {

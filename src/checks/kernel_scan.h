@@ -3,7 +3,8 @@
  * Owns: what a kernel is (a def decorated `@cuda.jit`, `@cuda.jit(...)`, `@numba.cuda.jit`,
  *       `@cupyx.jit.rawkernel()`, `@wp.kernel`, `@wp.func`, through any import alias, resolved by
  *       the model), which library's thread-index API it uses, and the walk over every kernel of
- *       a file (one pass: a kernel's subtree is handed to the caller and not walked again).
+ *       a file (one pass: a kernel's subtree is handed to the caller and not walked again; the
+ *       other nodes optionally to a second callback).
  * Not: any check's logic; reporting.
  * Threads: no state beyond the caller's values; the tree, source and model are borrowed. */
 #ifndef GL_CHECKS_KERNEL_SCAN_H
@@ -40,6 +41,12 @@ gl_kkind gl_kernel_of(const gl_model *m, const gl_source *src, TSNode decorated,
 typedef void (*gl_kernel_fn)(const gl_kernel *k, void *data);
 void gl_kernel_each(const gl_model *m, const gl_source *src, const TSTree *tree, unsigned kinds,
                     gl_kernel_fn fn, void *data);
+
+/* As gl_kernel_each, and calls other(n, data) for every named node outside the kernels it
+ * reports (other may be NULL): one walk for checks that also look at host code. */
+typedef void (*gl_kernel_node_fn)(TSNode n, void *data);
+void gl_kernel_walk(const gl_model *m, const gl_source *src, const TSTree *tree, unsigned kinds,
+                    gl_kernel_fn fn, gl_kernel_node_fn other, void *data);
 
 /* True when the qualified name q is lib + "." + tail (lib from a gl_kernel). */
 bool gl_kernel_api_is(const char *lib, const char *q, const char *tail);

@@ -2,7 +2,9 @@
  * `@wp.func` bodies that Warp's code generator rejects.
  * Owns: the constraint list: a kernel parameter without a type annotation, a return annotation
  *       or a `return <value>` in a kernel, `wp.tid()` in a `@wp.func`, and list / dict / set
- *       displays and comprehensions in either (outside `wp.static(...)`, which Python evaluates).
+ *       displays and comprehensions in either (outside `wp.static(...)`, which Python evaluates),
+ *       and `wp.launch(..., device="cpu")` given an array bound (once in the file) to a Warp
+ *       constructor with `device="cuda..."` in its inputs / outputs list, or the reverse.
  * Not: finding kernels (kernel_scan.c), reporting (checks.c).
  * Threads: no state; reads the borrowed tree, source and model of one file. */
 #include "checks/kernel.h"
@@ -77,8 +79,103 @@ static void visit(const gl_check_ctx *ctx, const gl_kernel *k, TSNode n, gl_bsca
                 "output array");
 }
 
+typedef enum wdev { D_OTHER = 0, D_CPU, D_CUDA } wdev;
+
+typedef struct wbind {
+  TSNode name;
+  wdev dev;      /* D_OTHER: bound by anything but a Warp constructor with a literal device */
+} wbind;
+
+typedef struct wstate {
+  const gl_check_ctx *ctx;
+  gl_vec(wbind) binds;
+  gl_bnodes launches;  /* wp.launch(...) calls with a literal device= */
+} wstate;
+
+static const char *const array_makers[] = {
+    "warp.array", "warp.zeros", "warp.ones", "warp.empty", "warp.full", "warp.from_numpy",
+    "warp.zeros_like", "warp.ones_like", "warp.empty_like", "warp.full_like", "warp.clone"};
+
+/* The class of a literal device= value: "cpu", "cuda" or "cuda:N"; D_OTHER otherwise. */
+static wdev literal_device(const gl_source *src, TSNode v) {
+  if (ts_node_is_null(v) || !is_kind(v, "string")) return D_OTHER;
+  uint32_t a = ts_node_start_byte(v), b = ts_node_end_byte(v);
+  if (b - a < 5) return D_OTHER;
+  const char *p = src->bytes + a + 1;
+  size_t n = b - a - 2;
+  if (n == 3 && memcmp(p, "cpu", 3) == 0) return D_CPU;
+  return n >= 4 && memcmp(p, "cuda", 4) == 0 && (n == 4 || p[4] == ':') ? D_CUDA : D_OTHER;
+}
+
+static bool callee_in(const gl_check_ctx *ctx, TSNode call, const char *const *t, size_t n) {
+  char q[QNAME_CAP];
+  if (!gl_bscan_callee(ctx->model, call, q, sizeof q)) return false;
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(q, t[i]) == 0) return true;
+  return false;
+}
+
+static void host_node(TSNode n, void *data) {
+  wstate *st = data;
+  const gl_check_ctx *ctx = st->ctx;
+  static const char *const launch[] = {"warp.launch"};
+  if (is_kind(n, "assignment")) {
+    TSNode l = ts_node_child_by_field_name(n, "left", 4);
+    TSNode r = ts_node_child_by_field_name(n, "right", 5);
+    if (ts_node_is_null(l) || !is_kind(l, "identifier")) return;
+    wdev d = D_OTHER;
+    if (!ts_node_is_null(r) && callee_in(ctx, r, array_makers, sizeof array_makers / sizeof array_makers[0]))
+      d = literal_device(ctx->src, gl_bscan_kwarg(ctx->src, r, "device"));
+    gl_vec_push(&st->binds, ((wbind){l, d}));
+  } else if (is_kind(n, "call") && callee_in(ctx, n, launch, 1) &&
+             literal_device(ctx->src, gl_bscan_kwarg(ctx->src, n, "device")) != D_OTHER) {
+    gl_vec_push(&st->launches, n);
+  }
+}
+
+/* The one device a name is bound to in the file, or D_OTHER (several bindings, or not literal). */
+static wdev device_of(const wstate *st, TSNode name) {
+  wdev d = D_OTHER;
+  bool seen = false;
+  for (size_t i = 0; i < st->binds.len; i++) {
+    if (!gl_bscan_same_text(st->ctx->src, st->binds.data[i].name, name)) continue;
+    if (seen && st->binds.data[i].dev != d) return D_OTHER;
+    d = st->binds.data[i].dev;
+    seen = true;
+  }
+  return d;
+}
+
+static void check_launch_devices(wstate *st, TSNode call) {
+  const gl_source *src = st->ctx->src;
+  TSNode dv = gl_bscan_kwarg(src, call, "device");
+  wdev want = literal_device(src, dv);
+  static const char *const lists[] = {"inputs", "outputs"};
+  char msg[MSG_CAP];
+  for (size_t li = 0; li < 2; li++) {
+    TSNode l = gl_bscan_kwarg(src, call, lists[li]);
+    if (ts_node_is_null(l) || (!is_kind(l, "list") && !is_kind(l, "tuple"))) continue;
+    uint32_t n = ts_node_named_child_count(l);
+    for (uint32_t i = 0; i < n; i++) {
+      TSNode a = ts_node_named_child(l, i);
+      if (!is_kind(a, "identifier")) continue;
+      wdev have = device_of(st, a);
+      if (have == D_OTHER || have == want) continue;
+      int al = (int)(ts_node_end_byte(a) - ts_node_start_byte(a));
+      int dl = (int)(ts_node_end_byte(dv) - ts_node_start_byte(dv));
+      snprintf(msg, sizeof msg,
+               "`%.*s` was allocated on the %s, but the launch runs on `device=%.*s`: Warp "
+               "rejects arrays of another device at launch; allocate it on the launch's device "
+               "or copy it with `.to(device)`",
+               al, src->bytes + ts_node_start_byte(a), have == D_CPU ? "CPU" : "GPU", dl,
+               src->bytes + ts_node_start_byte(dv));
+      gl_check_report(st->ctx, a, msg);
+    }
+  }
+}
+
 static void check_kernel(const gl_kernel *k, void *data) {
-  const gl_check_ctx *ctx = data;
+  const gl_check_ctx *ctx = ((const wstate *)data)->ctx;
   if (k->kind == GL_K_WARP) check_params(ctx, k);
   TSNode body = ts_node_child_by_field_name(k->def, "body", 4);
   if (ts_node_is_null(body)) return;
@@ -96,6 +193,10 @@ static void check_kernel(const gl_kernel *k, void *data) {
 }
 
 void gl_check_warp_kernel_constraints(const gl_check_ctx *ctx) {
-  gl_kernel_each(ctx->model, ctx->src, ctx->tree, (1u << GL_K_WARP) | (1u << GL_K_WARP_FUNC),
-                 check_kernel, (void *)ctx);
+  wstate st = {.ctx = ctx};
+  gl_kernel_walk(ctx->model, ctx->src, ctx->tree, (1u << GL_K_WARP) | (1u << GL_K_WARP_FUNC),
+                 check_kernel, host_node, &st);
+  for (size_t i = 0; i < st.launches.len; i++) check_launch_devices(&st, st.launches.data[i]);
+  gl_vec_free(&st.binds);
+  gl_vec_free(&st.launches);
 }
