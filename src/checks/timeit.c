@@ -253,6 +253,8 @@ static void visit_call(const tstate *st, TSNode call, const gl_bnodes *asgs) {
 
 void gl_check_timeit_without_sync(const gl_check_ctx *ctx) {
   if (!ctx->model) return;
+  gl_check_magic_timers(ctx, "timeit"); /* notebooks: %timeit, %%timeit */
+  if (!gl_model_imports(ctx->model, "timeit")) return;
   tstate st = {.ctx = ctx};
   gl_bscan_defs(ctx->tree, &st.defs);
   st.file_lib = imported_lib(&st);
@@ -273,5 +275,4 @@ void gl_check_timeit_without_sync(const gl_check_ctx *ctx) {
   gl_vec_free(&calls);
   gl_vec_free(&asgs);
   gl_vec_free(&st.defs);
-  gl_check_magic_timers(ctx, "timeit"); /* notebooks: %timeit, %%timeit */
 }

@@ -373,6 +373,33 @@ void gl_tscan_build(gl_tscan *s, const gl_source *src, const TSTree *tree, const
   link_local_syncs(s);
 }
 
+/* True when the file imports the top-level module of qualified name q. */
+static bool imports_root(const gl_model *m, const char *q) {
+  char root[QNAME_CAP];
+  size_t n = strcspn(q, ".");
+  if (n == 0 || n >= sizeof root) return true;   /* cannot tell: keep the scan */
+  memcpy(root, q, n);
+  root[n] = '\0';
+  return gl_model_imports(m, root);
+}
+
+static bool option_imported(const gl_model *m, const gl_rule *rule, const char *option) {
+  size_t n = 0;
+  const char *const *names = gl_rule_option_strings(rule, option, &n);
+  for (size_t i = 0; i < n; i++)
+    if (imports_root(m, names[i])) return true;
+  return false;
+}
+
+bool gl_tscan_clocks_possible(const gl_model *model, const gl_rule *rule) {
+  if (!model) return true;
+  static const char *const clock_modules[] = {"time", "timeit", "datetime"};
+  for (size_t i = 0; i < sizeof clock_modules / sizeof *clock_modules; i++)
+    if (gl_model_imports(model, clock_modules[i])) return true;
+  return option_imported(model, rule, "extra-timers") ||
+         option_imported(model, rule, "extra-cpu-timers");
+}
+
 void gl_tscan_free(gl_tscan *s) {
   gl_vec_free(&s->events);
   gl_vec_free(&s->fns);

@@ -111,6 +111,12 @@ void gl_tscan_build(gl_tscan *s, const gl_source *src, const TSTree *tree, const
                     const gl_rule *rule);
 void gl_tscan_free(gl_tscan *s);
 
+/* False when no clock can be read in the file: it imports none of time, timeit and datetime,
+ * nor the module of a name the rule's `extra-timers` / `extra-cpu-timers` options list, so
+ * gl_tscan_build would find no clock (a check may skip building the scan). True without a
+ * model. */
+bool gl_tscan_clocks_possible(const gl_model *model, const gl_rule *rule);
+
 /* The region from byte `from` (exclusive: events that start at or after it and whose value
  * exists after it) to byte `to` (events whose value exists at or before it), as seen from a point in function fn at byte
  * `at`: an event counts only when its function is fn or one enclosing fn (a nested def's body
