@@ -127,6 +127,8 @@ uint32_t gl_model_node_end(const gl_model *m, uint32_t i);
 /* True when node i is an identifier or attribute chain that gl_model_resolve resolves (known
  * after the provenance pass: always false without library models). */
 bool gl_model_node_qualified(const gl_model *m, uint32_t i);
+/* True when the model was built with library models (the provenance pass ran). */
+bool gl_model_has_provenance(const gl_model *m);
 /* True when some import of the file, in any scope, names module or a module or name inside it
  * (`import time`, `from time import perf_counter as pc`, `import datetime.datetime`): nothing
  * of module can resolve in a file where this is false. O(imports). */

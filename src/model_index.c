@@ -22,6 +22,8 @@ bool gl_model_node_qualified(const gl_model *m, uint32_t i) {
   return m->lm && (m->nodes.data[i].val & GL_VAL_QUAL);
 }
 
+bool gl_model_has_provenance(const gl_model *m) { return m->lm != NULL; }
+
 bool gl_model_imports(const gl_model *m, const char *module) {
   size_t len = strlen(module);
   const gl_model__names *n = &m->names;

@@ -19,14 +19,20 @@
 
 typedef gl_vec(TSNode) gl_bnodes;
 
-/* Pre-order over root's subtree, root included, named nodes only. */
+/* Pre-order over root's subtree, root included, named nodes only: through the model's node
+ * index (an array: no tree walk) when initialized with a model that indexes root, else with a
+ * TSTreeCursor. */
 typedef struct gl_bscan {
   TSTreeCursor c;
   uint32_t depth;
   bool started, skip, done;
+  const gl_model *m;         /* index mode when non-NULL */
+  uint32_t at, end;          /* index mode: the node last returned, one past root's subtree */
 } gl_bscan;
 
 void gl_bscan_init(gl_bscan *s, TSNode root);
+/* The same over the model's index when m is non-NULL and indexes root (the faster way). */
+void gl_bscan_init_in(gl_bscan *s, const gl_model *m, TSNode root);
 /* The next named node, or false at the end. */
 bool gl_bscan_next(gl_bscan *s, TSNode *out);
 /* Do not descend into the node last returned. */
@@ -38,8 +44,9 @@ void gl_bscan_free(gl_bscan *s);
 bool gl_bscan_is_scope(TSNode n);
 
 /* Fills chain with the named ancestors of target from the root down, target last (cleared
- * first). False when target is not in the tree. */
-bool gl_bscan_chain(const TSTree *tree, TSNode target, gl_bnodes *chain);
+ * first). False when target is not in the tree. With a model that indexes target, its parent
+ * links are followed instead of descending from the root (m may be NULL). */
+bool gl_bscan_chain(const gl_model *m, const TSTree *tree, TSNode target, gl_bnodes *chain);
 
 /* True when the two nodes' source texts are equal. */
 bool gl_bscan_same_text(const gl_source *src, TSNode a, TSNode b);
@@ -60,8 +67,8 @@ TSNode gl_bscan_kwarg(const gl_source *src, TSNode call, const char *name);
  * gets the object. */
 bool gl_bscan_method(const gl_source *src, TSNode call, const char *meth, TSNode *recv);
 
-/* Every function_definition of the file, in source order (out cleared first). */
-void gl_bscan_defs(const TSTree *tree, gl_bnodes *out);
+/* Every function_definition of the file, in source order (out cleared first); m may be NULL. */
+void gl_bscan_defs(const gl_model *m, const TSTree *tree, gl_bnodes *out);
 
 /* The one def of defs whose name has the text of identifier name; a null node when there is
  * none or several (the name is then ambiguous). */

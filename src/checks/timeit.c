@@ -68,7 +68,7 @@ static const char *imported_lib(const tstate *st) {
   const char *only = NULL;
   char q[QNAME_CAP];
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(st->ctx->tree));
+  gl_bscan_init_in(&s, st->ctx->model, ts_tree_root_node(st->ctx->tree));
   TSNode n;
   bool many = false;
   while (!many && gl_bscan_next(&s, &n)) {
@@ -120,7 +120,7 @@ static void scan_code(const tstate *st, TSNode code, TSNode self, int helpers, f
   if (ts_node_is_null(code)) return;
   const gl_model *m = st->ctx->model;
   gl_bscan s;
-  gl_bscan_init(&s, code);
+  gl_bscan_init_in(&s, st->ctx->model, code);
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
     if (gl_bscan_is_scope(n)) {
@@ -256,11 +256,11 @@ void gl_check_timeit_without_sync(const gl_check_ctx *ctx) {
   gl_check_magic_timers(ctx, "timeit"); /* notebooks: %timeit, %%timeit */
   if (!gl_model_imports(ctx->model, "timeit")) return;
   tstate st = {.ctx = ctx};
-  gl_bscan_defs(ctx->tree, &st.defs);
+  gl_bscan_defs(ctx->model, ctx->tree, &st.defs);
   st.file_lib = imported_lib(&st);
   gl_bnodes asgs = {0}, calls = {0};
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(ctx->tree));
+  gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
     if (is_kind(n, "call")) gl_vec_push(&calls, n);
