@@ -124,6 +124,8 @@ uint32_t gl_model_node_index(const gl_model *m, TSNode n);
 uint32_t gl_model_node_parent(const gl_model *m, uint32_t i);
 /* One past the last node of i's subtree. */
 uint32_t gl_model_node_end(const gl_model *m, uint32_t i);
+/* The field under which node i sits in its parent (0 for none). */
+TSFieldId gl_model_node_field(const gl_model *m, uint32_t i);
 /* True when node i is an identifier or attribute chain that gl_model_resolve resolves (known
  * after the provenance pass: always false without library models). */
 bool gl_model_node_qualified(const gl_model *m, uint32_t i);

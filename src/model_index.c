@@ -18,6 +18,8 @@ uint32_t gl_model_node_parent(const gl_model *m, uint32_t i) { return m->nodes.d
 
 uint32_t gl_model_node_end(const gl_model *m, uint32_t i) { return m->ends[i]; }
 
+TSFieldId gl_model_node_field(const gl_model *m, uint32_t i) { return m->nodes.data[i].field; }
+
 bool gl_model_node_qualified(const gl_model *m, uint32_t i) {
   return m->lm && (m->nodes.data[i].val & GL_VAL_QUAL);
 }

@@ -4,7 +4,7 @@
  * check asks of it: in a region between two points, did GPU work surely happen, and did a
  * synchronization follow the last of it?
  * Owns: gl_tscan (built by gl_tscan_build, freed by gl_tscan_free) and gl_tscan_region.
- * Not: reporting, messages (timer.c). No recursion: a TSTreeCursor and a depth-indexed stack.
+ * Not: reporting, messages (timer.c). No recursion: the model's node index and a stack of ancestors.
  * Threads: a gl_tscan belongs to one worker and one file; it borrows the tree, source, model. */
 #ifndef GL_CHECKS_TIMER_SCAN_H
 #define GL_CHECKS_TIMER_SCAN_H
