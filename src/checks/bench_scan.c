@@ -98,13 +98,16 @@ static void chain_in_index(const gl_model *m, uint32_t i, gl_bnodes *chain) {
   }
 }
 
-bool gl_bscan_chain(const gl_model *m, const TSTree *tree, TSNode target, gl_bnodes *chain) {
-  chain->len = 0;
+bool gl_bscan_chain_in(const gl_model *m, const TSTree *tree, TSNode target, gl_bnodes *chain) {
   uint32_t at = m ? gl_model_node_index(m, target) : GL_MODEL_NO_NODE;
-  if (at != GL_MODEL_NO_NODE) {
-    chain_in_index(m, at, chain);
-    return true;
-  }
+  if (at == GL_MODEL_NO_NODE) return gl_bscan_chain(tree, target, chain);
+  chain->len = 0;
+  chain_in_index(m, at, chain);
+  return true;
+}
+
+bool gl_bscan_chain(const TSTree *tree, TSNode target, gl_bnodes *chain) {
+  chain->len = 0;
   uint32_t b = ts_node_start_byte(target), e = ts_node_end_byte(target);
   TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
   bool found = false;
@@ -194,7 +197,9 @@ bool gl_bscan_method(const gl_source *src, TSNode call, const char *meth, TSNode
   return !ts_node_is_null(*recv);
 }
 
-void gl_bscan_defs(const gl_model *m, const TSTree *tree, gl_bnodes *out) {
+void gl_bscan_defs(const TSTree *tree, gl_bnodes *out) { gl_bscan_defs_in(NULL, tree, out); }
+
+void gl_bscan_defs_in(const gl_model *m, const TSTree *tree, gl_bnodes *out) {
   out->len = 0;
   gl_bscan s;
   gl_bscan_init_in(&s, m, ts_tree_root_node(tree));

@@ -44,9 +44,11 @@ void gl_bscan_free(gl_bscan *s);
 bool gl_bscan_is_scope(TSNode n);
 
 /* Fills chain with the named ancestors of target from the root down, target last (cleared
- * first). False when target is not in the tree. With a model that indexes target, its parent
- * links are followed instead of descending from the root (m may be NULL). */
-bool gl_bscan_chain(const gl_model *m, const TSTree *tree, TSNode target, gl_bnodes *chain);
+ * first). False when target is not in the tree. */
+bool gl_bscan_chain(const TSTree *tree, TSNode target, gl_bnodes *chain);
+/* The same through the parent links of the model's index when m indexes target (m may be
+ * NULL). */
+bool gl_bscan_chain_in(const gl_model *m, const TSTree *tree, TSNode target, gl_bnodes *chain);
 
 /* True when the two nodes' source texts are equal. */
 bool gl_bscan_same_text(const gl_source *src, TSNode a, TSNode b);
@@ -67,8 +69,10 @@ TSNode gl_bscan_kwarg(const gl_source *src, TSNode call, const char *name);
  * gets the object. */
 bool gl_bscan_method(const gl_source *src, TSNode call, const char *meth, TSNode *recv);
 
-/* Every function_definition of the file, in source order (out cleared first); m may be NULL. */
-void gl_bscan_defs(const gl_model *m, const TSTree *tree, gl_bnodes *out);
+/* Every function_definition of the file, in source order (out cleared first). */
+void gl_bscan_defs(const TSTree *tree, gl_bnodes *out);
+/* The same through the model's index (m may be NULL). */
+void gl_bscan_defs_in(const gl_model *m, const TSTree *tree, gl_bnodes *out);
 
 /* The one def of defs whose name has the text of identifier name; a null node when there is
  * none or several (the name is then ambiguous). */

@@ -170,7 +170,7 @@ static bool synced_between(const evstate *st, TSNode scope, uint32_t from, uint3
 }
 
 static void check_read(evstate *st, TSNode read, TSNode end) {
-  if (!names_ok(end) || !gl_bscan_chain(st->ctx->model, st->ctx->tree, read, &st->chain)) return;
+  if (!names_ok(end) || !gl_bscan_chain_in(st->ctx->model, st->ctx->tree, read, &st->chain)) return;
   size_t lo = 0;
   for (size_t i = 0; i + 1 < st->chain.len; i++)
     if (gl_bscan_is_scope(st->chain.data[i])) lo = i + 1;
@@ -196,7 +196,7 @@ void gl_check_event_elapsed_without_sync(const gl_check_ctx *ctx) {
   if (!ctx->model || !gl_check_source_has(ctx, "elapsed_time")) return;
   evstate st = {.ctx = ctx};
   learn_types(&st);
-  gl_bscan_defs(ctx->model, ctx->tree, &st.defs);
+  gl_bscan_defs_in(ctx->model, ctx->tree, &st.defs);
   gl_bscan s;
   gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;

@@ -256,7 +256,7 @@ void gl_check_timeit_without_sync(const gl_check_ctx *ctx) {
   gl_check_magic_timers(ctx, "timeit"); /* notebooks: %timeit, %%timeit */
   if (!gl_model_imports(ctx->model, "timeit")) return;
   tstate st = {.ctx = ctx};
-  gl_bscan_defs(ctx->model, ctx->tree, &st.defs);
+  gl_bscan_defs_in(ctx->model, ctx->tree, &st.defs);
   st.file_lib = imported_lib(&st);
   gl_bnodes asgs = {0}, calls = {0};
   gl_bscan s;

@@ -218,7 +218,7 @@ static void collect_sites(wstate *st, uint32_t i) {
  * that statement; the region does not repeat in a loop. */
 static bool region_ok(wstate *st, const site *t1, const site *t2) {
   if (gl_model_in_loop(st->ctx->model, t1->call)) return false;
-  if (!gl_bscan_chain(st->ctx->model, st->ctx->tree, t1->call, &st->chain)) return false;
+  if (!gl_bscan_chain_in(st->ctx->model, st->ctx->tree, t1->call, &st->chain)) return false;
   for (size_t k = st->chain.len - 1; k > 0; k--) {
     TSNode p = st->chain.data[k - 1], stmt = st->chain.data[k];
     if (!is_kind(p, "block") && !is_kind(p, "module")) continue;
