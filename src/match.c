@@ -179,6 +179,7 @@ static void clear_compiled(gl_matcher *m) {
   gl_vec_free(&m->patterns);
   gl_vec_free(&m->rules);
   gl_vec_free(&m->checks);
+  gl_vec_free(&m->names);
   if (m->query) ts_query_delete(m->query);
   m->query = NULL;
 }
@@ -196,6 +197,7 @@ static bool compile_all(gl_matcher *m, gl_diag_list *errs) {
     gl_qtext qt;
     m->query = build_query(&rules, m->lang, &qt, errs);
     if (m->query) add_query_rules(m, &qt, m->set->models, errs);
+    if (m->query && errs->len == nerr) gl_match_names_take(m, &qt);
     gl_qtext_free(&qt);
   }
   gl_vec_free(&rules);

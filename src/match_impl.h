@@ -13,6 +13,7 @@
 #include "match.h"
 #include "placeholder.h"
 #include "predicate.h"
+#include "query_build.h"
 
 typedef struct gl_mrule {
   const gl_rule *rule;         /* borrowed from the ruleset */
@@ -24,6 +25,16 @@ typedef struct gl_mpattern {
   gl_pred *preds;              /* owned */
   uint32_t npreds;
 } gl_mpattern;
+
+/* A name pattern: `((identifier) @hit (#resolves-to? @hit ...))` or the same on `attribute`, a
+ * single node whose predicates include a positive #resolves-to? / #resolves-match?. It only
+ * matches names that resolve to an import, a few in a file, yet in the combined query it would
+ * start a match at every identifier; match_names.c disables it there and match_run.c feeds it
+ * the model's qualified nodes instead. */
+typedef struct gl_mname {
+  uint32_t pattern;            /* index into gl_matcher.patterns (disabled in the query) */
+  TSSymbol symbol;             /* identifier or attribute */
+} gl_mname;
 
 typedef struct gl_mcheck {
   const gl_rule *rule;
@@ -43,6 +54,11 @@ struct gl_matcher {
   gl_vec(gl_mrule) rules;      /* query rules, in ruleset order */
   gl_vec(gl_mpattern) patterns;/* indexed by pattern index */
   gl_vec(gl_mcheck) checks;    /* enabled check rules, in ruleset order */
+  gl_vec(gl_mname) names;      /* name patterns, in pattern order (match_names.c) */
 };
+
+/* Takes the name patterns of m's compiled query out of it (ts_query_disable_pattern) into
+ * m->names; qt is the combined text m->query was compiled from. */
+void gl_match_names_take(gl_matcher *m, const gl_qtext *qt);
 
 #endif

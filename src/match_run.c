@@ -184,6 +184,28 @@ static void run_query(gl_match_ctx *ctx, const TSTree *tree, gl_file_result *out
                         "query match limit exceeded; some findings may be missing");
 }
 
+/* The name patterns (match_names.c) on the nodes they can match: the qualified identifiers and
+ * attributes of the model's index, or, without provenance, every node of their types. */
+static void run_names(gl_match_ctx *ctx, gl_file_result *out) {
+  const gl_matcher *m = ctx->m;
+  const gl_model *model = ctx->env.model;
+  if (!m->names.len || !model) return;
+  bool any_node = !gl_model_has_provenance(model);
+  TSQueryCapture cap = {.index = m->hit};
+  TSQueryMatch qm = {.capture_count = 1, .captures = &cap};
+  uint32_t n = gl_model_node_count(model);
+  for (uint32_t i = 0; i < n; i++) {
+    if (!any_node && !gl_model_node_qualified(model, i)) continue;
+    cap.node = gl_model_node_at(model, i);
+    TSSymbol sym = ts_node_symbol(cap.node);
+    for (size_t k = 0; k < m->names.len; k++) {
+      if (m->names.data[k].symbol != sym) continue;
+      qm.pattern_index = (uint16_t)m->names.data[k].pattern;
+      on_match(ctx, &qm, out);
+    }
+  }
+}
+
 /* ---- checks -------------------------------------------------------------------------------- */
 
 /* Drops the findings from index `from` on that repeat an earlier one of this file. */
@@ -217,5 +239,6 @@ void gl_match_run(gl_match_ctx *ctx, const gl_source *src, const TSTree *tree,
   if (!gl_match_ready(ctx->m)) return;
   begin_file(ctx, src, model);
   if (ctx->m->query) run_query(ctx, tree, out);
+  run_names(ctx, out);
   run_checks(ctx, tree, out);
 }

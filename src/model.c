@@ -136,6 +136,18 @@ size_t gl_model__dotted_copy(const gl_model *m, TSNode n, char *out, size_t cap)
   return w;
 }
 
+/* end[i]: one past the last node of i's subtree (subtrees are contiguous in document order). */
+static uint32_t *subtree_ends(const gl_model *m) {
+  size_t n = m->nodes.len;
+  uint32_t *end = gl_xmalloc((n ? n : 1) * sizeof(*end));
+  for (size_t i = 0; i < n; i++) end[i] = (uint32_t)i + 1;
+  for (size_t i = n; i-- > 1;) {
+    uint32_t p = m->nodes.data[i].parent;
+    if (p != GL_MODEL__NONE && end[i] > end[p]) end[p] = end[i];
+  }
+  return end;
+}
+
 gl_model *gl_model_build(const gl_source *src, const TSTree *tree, const gl_libmodels *lm) {
   gl_model *m = gl_xcalloc(1, sizeof(*m));
   m->src = src;
@@ -147,6 +159,7 @@ gl_model *gl_model_build(const gl_source *src, const TSTree *tree, const gl_libm
   gl_model__names_init(&m->names);
   gl_model__walk(m, ts_tree_root_node(tree));
   gl_model__names_finish(&m->names);
+  m->ends = subtree_ends(m);
   if (lm) gl_model__prov(m);
   return m;
 }
@@ -300,6 +313,7 @@ void gl_model_free(gl_model *m) {
   gl_model__names_free(&m->names);
   gl_model__loops_free(&m->loops);
   free(m->slots);
+  free(m->ends);
   free(m->kinds);
   free(m);
 }

@@ -110,4 +110,30 @@ const gl_comment *gl_model_comments(const gl_model *m, size_t *count);
  * the longest root-to-leaf path; 1 for an empty module. */
 uint32_t gl_model_max_depth(const gl_model *m);
 
+/* ---- the node index: every named node in document order (pre-order), for code that visits
+ * many nodes without walking the tree again (model_index.c; each O(1) unless said) ---------- */
+
+#define GL_MODEL_NO_NODE UINT32_MAX
+
+/* Number of named nodes; node i's subtree is the nodes [i, gl_model_node_end(m, i)). */
+uint32_t gl_model_node_count(const gl_model *m);
+TSNode gl_model_node_at(const gl_model *m, uint32_t i);
+/* The index of a named node of this tree (O(1) on average); GL_MODEL_NO_NODE otherwise. */
+uint32_t gl_model_node_index(const gl_model *m, TSNode n);
+/* The nearest named ancestor's index; GL_MODEL_NO_NODE for the root. */
+uint32_t gl_model_node_parent(const gl_model *m, uint32_t i);
+/* One past the last node of i's subtree. */
+uint32_t gl_model_node_end(const gl_model *m, uint32_t i);
+/* The field under which node i sits in its parent (0 for none). */
+TSFieldId gl_model_node_field(const gl_model *m, uint32_t i);
+/* True when node i is an identifier or attribute chain that gl_model_resolve resolves (known
+ * after the provenance pass: always false without library models). */
+bool gl_model_node_qualified(const gl_model *m, uint32_t i);
+/* True when the model was built with library models (the provenance pass ran). */
+bool gl_model_has_provenance(const gl_model *m);
+/* True when some import of the file, in any scope, names module or a module or name inside it
+ * (`import time`, `from time import perf_counter as pc`, `import datetime.datetime`): nothing
+ * of module can resolve in a file where this is false. O(imports). */
+bool gl_model_imports(const gl_model *m, const char *module);
+
 #endif

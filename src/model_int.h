@@ -256,6 +256,7 @@ struct gl_model {
   const gl_source *src;
   const TSTree *tree;
   gl_vec(gl_model__rec) nodes;      /* every named node, in document order */
+  uint32_t *ends;              /* ends[i]: one past the last node of i's subtree */
   uint32_t *slots;             /* node index + 1, keyed by TSNode.id; 0 = empty */
   size_t nslots;               /* power of two, at least twice the node count */
   gl_vec(gl_comment) comments;

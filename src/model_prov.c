@@ -407,18 +407,6 @@ static void walk_function(gl_prov_pass *pp, uint32_t def) {
   walk(pp, body);
 }
 
-/* end[i]: one past the last node of i's subtree (subtrees are contiguous in document order). */
-static uint32_t *subtree_ends(const gl_model *m) {
-  size_t n = m->nodes.len;
-  uint32_t *end = gl_xmalloc(n * sizeof(*end));
-  for (size_t i = 0; i < n; i++) end[i] = (uint32_t)i + 1;
-  for (size_t i = n; i-- > 1;) {
-    uint32_t p = m->nodes.data[i].parent;
-    if (p != GL_MODEL__NONE && end[i] > end[p]) end[p] = end[i];
-  }
-  return end;
-}
-
 void gl_model__prov(gl_model *m) {
   if (!m->nodes.len) return;
   gl_prov_pass pp;
@@ -426,13 +414,12 @@ void gl_model__prov(gl_model *m) {
   pp.m = m;
   pp.lm = m->lm;
   gl_prov__flow_init(&pp);
-  pp.end = subtree_ends(m);
+  pp.end = m->ends;
   pp.scratch = ts_tree_cursor_new(m->nodes.data[0].node);
   pp.walk_owner = GL_MODEL__MODULE_SCOPE;
   walk(&pp, 0);
   for (size_t i = 0; i < pp.deferred.len; i++) walk_function(&pp, pp.deferred.data[i]);
   ts_tree_cursor_delete(&pp.scratch);
-  free(pp.end);
   gl_vec_free(&pp.stack);
   gl_vec_free(&pp.deferred);
   gl_vec_free(&pp.loops);

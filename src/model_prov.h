@@ -99,7 +99,7 @@ typedef struct gl_prov_pass {
   gl_vec(uint32_t) deferred;   /* def / lambda nodes whose bodies are walked after their scope */
   gl_vec(uint32_t) loops;      /* enclosing loops of the current function, innermost last */
   uint32_t pessimistic;        /* > 0 inside a loop body's second walk */
-  uint32_t *end;               /* per node: one past the last node of its subtree */
+  const uint32_t *end;         /* per node: one past the last node of its subtree (the model's) */
   TSTreeCursor scratch;
   gl_vec(gl_ptarget) targets;
   gl_pnodes ta, sa;            /* children of a target and of its source */

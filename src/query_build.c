@@ -136,8 +136,7 @@ static void copy_token(const char *t, uint32_t from, uint32_t to, char *buf, siz
   snprintf(buf, cap, "%.*s%s", (int)n, t + from, cut ? "\xE2\x80\xA6" : "");
 }
 
-/* End of the balanced (...) or [...] group opening at i, or end. */
-static uint32_t skip_group(const char *t, uint32_t i, uint32_t end) {
+uint32_t gl_query_skip_group(const char *t, uint32_t i, uint32_t end) {
   int depth = 0;
   bool closed;
   while (i < end) {
@@ -163,7 +162,7 @@ static void token_at(const char *t, uint32_t len, uint32_t off, char *buf, size_
   uint32_t to;
   char c = t[off];
   if (c == '(' || c == '[')
-    to = skip_group(t, off, len);
+    to = gl_query_skip_group(t, off, len);
   else if (c == '"')
     to = skip_string(t, off, len, &closed);
   else if (is_ident_start(c))

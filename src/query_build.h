@@ -55,6 +55,10 @@ bool gl_query_is_closed(const char *text, size_t len);
 /* First offset in [start, end) that is not whitespace or a ';' comment (end when none). */
 uint32_t gl_query_skip_space(const char *text, uint32_t start, uint32_t end);
 
+/* End of the balanced (...) or [...] group opening at text[i] (strings and ';' comments inside
+ * skipped), or end when it does not close. */
+uint32_t gl_query_skip_group(const char *text, uint32_t i, uint32_t end);
+
 /* Finds the k-th predicate (0-based, in text order) of text[start, end). *pred_off receives the
  * offset of its '#' (or '.'); *arg_off the offset of argument `arg` (0 = first after the name),
  * or *pred_off when it has fewer. False when there is no k-th predicate. */

@@ -12,7 +12,21 @@ void gl_bscan_init(gl_bscan *s, TSNode root) {
   s->c = ts_tree_cursor_new(root);
 }
 
-void gl_bscan_free(gl_bscan *s) { ts_tree_cursor_delete(&s->c); }
+void gl_bscan_init_in(gl_bscan *s, const gl_model *m, TSNode root) {
+  uint32_t i = m ? gl_model_node_index(m, root) : GL_MODEL_NO_NODE;
+  if (i == GL_MODEL_NO_NODE) {
+    gl_bscan_init(s, root);
+    return;
+  }
+  memset(s, 0, sizeof(*s));
+  s->m = m;
+  s->at = i;
+  s->end = gl_model_node_end(m, i);
+}
+
+void gl_bscan_free(gl_bscan *s) {
+  if (!s->m) ts_tree_cursor_delete(&s->c);
+}
 
 void gl_bscan_skip(gl_bscan *s) { s->skip = true; }
 
@@ -31,8 +45,21 @@ static bool step(gl_bscan *s) {
   }
 }
 
+static bool next_in_index(gl_bscan *s, TSNode *out) {
+  if (s->started) s->at = s->skip ? gl_model_node_end(s->m, s->at) : s->at + 1;
+  s->started = true;
+  s->skip = false;
+  if (s->at >= s->end) {
+    s->done = true;
+    return false;
+  }
+  *out = gl_model_node_at(s->m, s->at);
+  return true;
+}
+
 bool gl_bscan_next(gl_bscan *s, TSNode *out) {
   if (s->done) return false;
+  if (s->m) return next_in_index(s, out);
   if (!s->started) {
     s->started = true;
     TSNode n = ts_tree_cursor_current_node(&s->c);
@@ -58,6 +85,25 @@ bool gl_bscan_is_scope(TSNode n) {
   const char *t = ts_node_type(n);
   return strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0 ||
          strcmp(t, "class_definition") == 0;
+}
+
+/* The chain through the index's parent links, root first. */
+static void chain_in_index(const gl_model *m, uint32_t i, gl_bnodes *chain) {
+  for (; i != GL_MODEL_NO_NODE; i = gl_model_node_parent(m, i))
+    gl_vec_push(chain, gl_model_node_at(m, i));
+  for (size_t a = 0, b = chain->len; a + 1 < b; a++, b--) {
+    TSNode t = chain->data[a];
+    chain->data[a] = chain->data[b - 1];
+    chain->data[b - 1] = t;
+  }
+}
+
+bool gl_bscan_chain_in(const gl_model *m, const TSTree *tree, TSNode target, gl_bnodes *chain) {
+  uint32_t at = m ? gl_model_node_index(m, target) : GL_MODEL_NO_NODE;
+  if (at == GL_MODEL_NO_NODE) return gl_bscan_chain(tree, target, chain);
+  chain->len = 0;
+  chain_in_index(m, at, chain);
+  return true;
 }
 
 bool gl_bscan_chain(const TSTree *tree, TSNode target, gl_bnodes *chain) {
@@ -151,10 +197,12 @@ bool gl_bscan_method(const gl_source *src, TSNode call, const char *meth, TSNode
   return !ts_node_is_null(*recv);
 }
 
-void gl_bscan_defs(const TSTree *tree, gl_bnodes *out) {
+void gl_bscan_defs(const TSTree *tree, gl_bnodes *out) { gl_bscan_defs_in(NULL, tree, out); }
+
+void gl_bscan_defs_in(const gl_model *m, const TSTree *tree, gl_bnodes *out) {
   out->len = 0;
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(tree));
+  gl_bscan_init_in(&s, m, ts_tree_root_node(tree));
   TSNode n;
   while (gl_bscan_next(&s, &n))
     if (strcmp(ts_node_type(n), "function_definition") == 0) gl_vec_push(out, n);

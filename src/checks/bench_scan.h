@@ -19,14 +19,20 @@
 
 typedef gl_vec(TSNode) gl_bnodes;
 
-/* Pre-order over root's subtree, root included, named nodes only. */
+/* Pre-order over root's subtree, root included, named nodes only: through the model's node
+ * index (an array: no tree walk) when initialized with a model that indexes root, else with a
+ * TSTreeCursor. */
 typedef struct gl_bscan {
   TSTreeCursor c;
   uint32_t depth;
   bool started, skip, done;
+  const gl_model *m;         /* index mode when non-NULL */
+  uint32_t at, end;          /* index mode: the node last returned, one past root's subtree */
 } gl_bscan;
 
 void gl_bscan_init(gl_bscan *s, TSNode root);
+/* The same over the model's index when m is non-NULL and indexes root (the faster way). */
+void gl_bscan_init_in(gl_bscan *s, const gl_model *m, TSNode root);
 /* The next named node, or false at the end. */
 bool gl_bscan_next(gl_bscan *s, TSNode *out);
 /* Do not descend into the node last returned. */
@@ -40,6 +46,9 @@ bool gl_bscan_is_scope(TSNode n);
 /* Fills chain with the named ancestors of target from the root down, target last (cleared
  * first). False when target is not in the tree. */
 bool gl_bscan_chain(const TSTree *tree, TSNode target, gl_bnodes *chain);
+/* The same through the parent links of the model's index when m indexes target (m may be
+ * NULL). */
+bool gl_bscan_chain_in(const gl_model *m, const TSTree *tree, TSNode target, gl_bnodes *chain);
 
 /* True when the two nodes' source texts are equal. */
 bool gl_bscan_same_text(const gl_source *src, TSNode a, TSNode b);
@@ -62,6 +71,8 @@ bool gl_bscan_method(const gl_source *src, TSNode call, const char *meth, TSNode
 
 /* Every function_definition of the file, in source order (out cleared first). */
 void gl_bscan_defs(const TSTree *tree, gl_bnodes *out);
+/* The same through the model's index (m may be NULL). */
+void gl_bscan_defs_in(const gl_model *m, const TSTree *tree, gl_bnodes *out);
 
 /* The one def of defs whose name has the text of identifier name; a null node when there is
  * none or several (the name is then ambiguous). */

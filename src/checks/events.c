@@ -35,7 +35,7 @@ static bool is_event_type(const evstate *st, uint16_t t) {
  * cupy.cuda.Event from the constructor calls of this file. */
 static void learn_types(evstate *st) {
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(st->ctx->tree));
+  gl_bscan_init_in(&s, st->ctx->model, ts_tree_root_node(st->ctx->tree));
   TSNode n;
   char q[QNAME_CAP];
   while (gl_bscan_next(&s, &n)) {
@@ -80,7 +80,7 @@ static bool records(const gl_source *src, TSNode call, TSNode end) {
 static TSNode last_record_in(const evstate *st, TSNode n, TSNode end) {
   TSNode best = {0}, k;
   gl_bscan s;
-  gl_bscan_init(&s, n);
+  gl_bscan_init_in(&s, st->ctx->model, n);
   while (gl_bscan_next(&s, &k)) {
     if (gl_bscan_is_scope(k)) {
       gl_bscan_skip(&s);
@@ -154,7 +154,7 @@ static bool syncs(const evstate *st, TSNode n, TSNode end) {
 /* True when something in scope between bytes from and to synchronizes. */
 static bool synced_between(const evstate *st, TSNode scope, uint32_t from, uint32_t to, TSNode end) {
   gl_bscan s;
-  gl_bscan_init(&s, scope);
+  gl_bscan_init_in(&s, st->ctx->model, scope);
   TSNode n;
   bool hit = false;
   while (!hit && gl_bscan_next(&s, &n)) {
@@ -170,7 +170,7 @@ static bool synced_between(const evstate *st, TSNode scope, uint32_t from, uint3
 }
 
 static void check_read(evstate *st, TSNode read, TSNode end) {
-  if (!names_ok(end) || !gl_bscan_chain(st->ctx->tree, read, &st->chain)) return;
+  if (!names_ok(end) || !gl_bscan_chain_in(st->ctx->model, st->ctx->tree, read, &st->chain)) return;
   size_t lo = 0;
   for (size_t i = 0; i + 1 < st->chain.len; i++)
     if (gl_bscan_is_scope(st->chain.data[i])) lo = i + 1;
@@ -193,12 +193,12 @@ static void check_read(evstate *st, TSNode read, TSNode end) {
 }
 
 void gl_check_event_elapsed_without_sync(const gl_check_ctx *ctx) {
-  if (!ctx->model) return;
+  if (!ctx->model || !gl_check_source_has(ctx, "elapsed_time")) return;
   evstate st = {.ctx = ctx};
   learn_types(&st);
-  gl_bscan_defs(ctx->tree, &st.defs);
+  gl_bscan_defs_in(ctx->model, ctx->tree, &st.defs);
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(ctx->tree));
+  gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
     if (!is_kind(n, "call")) continue;

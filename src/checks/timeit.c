@@ -68,7 +68,7 @@ static const char *imported_lib(const tstate *st) {
   const char *only = NULL;
   char q[QNAME_CAP];
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(st->ctx->tree));
+  gl_bscan_init_in(&s, st->ctx->model, ts_tree_root_node(st->ctx->tree));
   TSNode n;
   bool many = false;
   while (!many && gl_bscan_next(&s, &n)) {
@@ -120,7 +120,7 @@ static void scan_code(const tstate *st, TSNode code, TSNode self, int helpers, f
   if (ts_node_is_null(code)) return;
   const gl_model *m = st->ctx->model;
   gl_bscan s;
-  gl_bscan_init(&s, code);
+  gl_bscan_init_in(&s, st->ctx->model, code);
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
     if (gl_bscan_is_scope(n)) {
@@ -253,12 +253,14 @@ static void visit_call(const tstate *st, TSNode call, const gl_bnodes *asgs) {
 
 void gl_check_timeit_without_sync(const gl_check_ctx *ctx) {
   if (!ctx->model) return;
+  gl_check_magic_timers(ctx, "timeit"); /* notebooks: %timeit, %%timeit */
+  if (!gl_model_imports(ctx->model, "timeit")) return;
   tstate st = {.ctx = ctx};
-  gl_bscan_defs(ctx->tree, &st.defs);
+  gl_bscan_defs_in(ctx->model, ctx->tree, &st.defs);
   st.file_lib = imported_lib(&st);
   gl_bnodes asgs = {0}, calls = {0};
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(ctx->tree));
+  gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
     if (is_kind(n, "call")) gl_vec_push(&calls, n);
@@ -273,5 +275,4 @@ void gl_check_timeit_without_sync(const gl_check_ctx *ctx) {
   gl_vec_free(&calls);
   gl_vec_free(&asgs);
   gl_vec_free(&st.defs);
-  gl_check_magic_timers(ctx, "timeit"); /* notebooks: %timeit, %%timeit */
 }

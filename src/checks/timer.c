@@ -188,15 +188,17 @@ static void check_withs(const gl_check_ctx *ctx, const gl_tscan *s) {
 }
 
 void gl_check_unsynchronized_timer(const gl_check_ctx *ctx) {
+  gl_check_magic_timers(ctx, "time"); /* notebooks: %time, %%time */
+  if (!gl_tscan_clocks_possible(ctx->model, ctx->rule)) return;
   gl_tscan s;
   gl_tscan_build(&s, ctx->src, ctx->tree, ctx->model, ctx->rule);
   check_pairs(ctx, &s, GL_TEV_WALL);
   check_withs(ctx, &s);
   gl_tscan_free(&s);
-  gl_check_magic_timers(ctx, "time"); /* notebooks: %time, %%time */
 }
 
 void gl_check_cpu_time_timer(const gl_check_ctx *ctx) {
+  if (!gl_tscan_clocks_possible(ctx->model, ctx->rule)) return;
   gl_tscan s;
   gl_tscan_build(&s, ctx->src, ctx->tree, ctx->model, ctx->rule);
   check_pairs(ctx, &s, GL_TEV_CPU);

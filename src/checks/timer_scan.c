@@ -34,6 +34,7 @@ typedef struct frame {
   TSNode node;
   int32_t fn, cond;
   int32_t cls_body;  /* this node is (or directly wraps) the body of class cls_body, else -1 */
+  uint32_t end;      /* one past the node's subtree in the model's index */
 } frame;
 
 typedef gl_vec(frame) frame_stack;
@@ -265,7 +266,7 @@ static void add_class(gl_tscan *s, TSNode n) {
 /* The frame of n, a child of the stack's top, pushed; n visited when named. */
 static void enter(gl_tscan *s, frame_stack *st, TSNode n, const char *field) {
   const frame parent = *gl_vec_last(st);
-  frame f = {n, parent.fn, parent.cond, -1};
+  frame f = {n, parent.fn, parent.cond, -1, 0};
   const char *t = ts_node_type(n);
   if (opens_cond(n, field, &parent)) {
     gl_vec_push(&s->conds, ((gl_tspan){ts_node_start_byte(n), ts_node_end_byte(n), parent.cond}));
@@ -280,25 +281,21 @@ static void enter(gl_tscan *s, frame_stack *st, TSNode n, const char *field) {
   if (ts_node_is_named(n)) visit(s, n, &f);
 }
 
+/* Every named node below the root in document order, from the model's index; the frames on the
+ * stack are the node's named ancestors. */
 static void walk(gl_tscan *s, const TSTree *tree) {
-  TSNode root = ts_tree_root_node(tree);
-  TSTreeCursor cur = ts_tree_cursor_new(root);
+  const gl_model *m = s->model;
+  const TSLanguage *lang = ts_tree_language(tree);
+  uint32_t n = gl_model_node_count(m);
+  if (!n) return;
   frame_stack st = {0};
-  gl_vec_push(&st, ((frame){root, 0, -1, -1}));
-  for (;;) {
-    if (ts_tree_cursor_goto_first_child(&cur)) {
-      enter(s, &st, ts_tree_cursor_current_node(&cur), ts_tree_cursor_current_field_name(&cur));
-      continue;
-    }
-    for (;;) {
-      st.len--;
-      if (ts_tree_cursor_goto_next_sibling(&cur)) break;
-      if (!ts_tree_cursor_goto_parent(&cur)) goto done;
-    }
-    enter(s, &st, ts_tree_cursor_current_node(&cur), ts_tree_cursor_current_field_name(&cur));
+  gl_vec_push(&st, ((frame){gl_model_node_at(m, 0), 0, -1, -1, gl_model_node_end(m, 0)}));
+  for (uint32_t i = 1; i < n; i++) {
+    while (st.len > 1 && gl_vec_last(&st)->end <= i) st.len--;
+    TSFieldId fid = gl_model_node_field(m, i);
+    enter(s, &st, gl_model_node_at(m, i), fid ? ts_language_field_name_for_id(lang, fid) : NULL);
+    gl_vec_last(&st)->end = gl_model_node_end(m, i);
   }
-done:
-  ts_tree_cursor_delete(&cur);
   gl_vec_free(&st);
 }
 
@@ -371,6 +368,33 @@ void gl_tscan_build(gl_tscan *s, const gl_source *src, const TSTree *tree, const
   link_assigns(s);
   link_classes(s);
   link_local_syncs(s);
+}
+
+/* True when the file imports the top-level module of qualified name q. */
+static bool imports_root(const gl_model *m, const char *q) {
+  char root[QNAME_CAP];
+  size_t n = strcspn(q, ".");
+  if (n == 0 || n >= sizeof root) return true;   /* cannot tell: keep the scan */
+  memcpy(root, q, n);
+  root[n] = '\0';
+  return gl_model_imports(m, root);
+}
+
+static bool option_imported(const gl_model *m, const gl_rule *rule, const char *option) {
+  size_t n = 0;
+  const char *const *names = gl_rule_option_strings(rule, option, &n);
+  for (size_t i = 0; i < n; i++)
+    if (imports_root(m, names[i])) return true;
+  return false;
+}
+
+bool gl_tscan_clocks_possible(const gl_model *model, const gl_rule *rule) {
+  if (!model) return true;
+  static const char *const clock_modules[] = {"time", "timeit", "datetime"};
+  for (size_t i = 0; i < sizeof clock_modules / sizeof *clock_modules; i++)
+    if (gl_model_imports(model, clock_modules[i])) return true;
+  return option_imported(model, rule, "extra-timers") ||
+         option_imported(model, rule, "extra-cpu-timers");
 }
 
 void gl_tscan_free(gl_tscan *s) {

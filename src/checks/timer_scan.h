@@ -4,7 +4,7 @@
  * check asks of it: in a region between two points, did GPU work surely happen, and did a
  * synchronization follow the last of it?
  * Owns: gl_tscan (built by gl_tscan_build, freed by gl_tscan_free) and gl_tscan_region.
- * Not: reporting, messages (timer.c). No recursion: a TSTreeCursor and a depth-indexed stack.
+ * Not: reporting, messages (timer.c). No recursion: the model's node index and a stack of ancestors.
  * Threads: a gl_tscan belongs to one worker and one file; it borrows the tree, source, model. */
 #ifndef GL_CHECKS_TIMER_SCAN_H
 #define GL_CHECKS_TIMER_SCAN_H
@@ -110,6 +110,12 @@ typedef struct gl_tscan {
 void gl_tscan_build(gl_tscan *s, const gl_source *src, const TSTree *tree, const gl_model *model,
                     const gl_rule *rule);
 void gl_tscan_free(gl_tscan *s);
+
+/* False when no clock can be read in the file: it imports none of time, timeit and datetime,
+ * nor the module of a name the rule's `extra-timers` / `extra-cpu-timers` options list, so
+ * gl_tscan_build would find no clock (a check may skip building the scan). True without a
+ * model. */
+bool gl_tscan_clocks_possible(const gl_model *model, const gl_rule *rule);
 
 /* The region from byte `from` (exclusive: events that start at or after it and whose value
  * exists after it) to byte `to` (events whose value exists at or before it), as seen from a point in function fn at byte

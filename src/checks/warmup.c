@@ -168,7 +168,7 @@ static void collect_scopes(wstate *st) {
   TSNode root = ts_tree_root_node(st->ctx->tree), n;
   gl_vec_push(&st->scopes, root);
   gl_bscan s;
-  gl_bscan_init(&s, root);
+  gl_bscan_init_in(&s, st->ctx->model, root);
   while (gl_bscan_next(&s, &n)) {
     if (is_kind(n, "function_definition") || is_kind(n, "lambda")) gl_vec_push(&st->scopes, n);
     learn_types(st, n);
@@ -190,7 +190,7 @@ static void collect_sites(wstate *st, uint32_t i) {
   TSNode scope = st->scopes.data[i], n;
   const gl_model *m = st->ctx->model;
   gl_bscan s;
-  gl_bscan_init(&s, scope);
+  gl_bscan_init_in(&s, st->ctx->model, scope);
   TSNode target = {0};   /* the binding the node after an assignment or def is */
   while (gl_bscan_next(&s, &n)) {
     if (!ts_node_eq(n, scope) && (gl_bscan_is_scope(n))) {
@@ -218,7 +218,7 @@ static void collect_sites(wstate *st, uint32_t i) {
  * that statement; the region does not repeat in a loop. */
 static bool region_ok(wstate *st, const site *t1, const site *t2) {
   if (gl_model_in_loop(st->ctx->model, t1->call)) return false;
-  if (!gl_bscan_chain(st->ctx->tree, t1->call, &st->chain)) return false;
+  if (!gl_bscan_chain_in(st->ctx->model, st->ctx->tree, t1->call, &st->chain)) return false;
   for (size_t k = st->chain.len - 1; k > 0; k--) {
     TSNode p = st->chain.data[k - 1], stmt = st->chain.data[k];
     if (!is_kind(p, "block") && !is_kind(p, "module")) continue;
