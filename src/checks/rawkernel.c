@@ -5,9 +5,11 @@
  *       cp.RawModule(code=SRC)`, SRC a literal or a name bound once to one), what Python type an
  *       argument surely has (int: an int literal, `len()`, `int()`, `.size`, `.ndim`,
  *       `.shape[k]`, arithmetic on those; float: a float literal, `float()`, `/`; a name bound
- *       only to such values in the call's own function), and the launches `k(grid, block,
- *       (args...))` whose arguments do not fit the parameter types.
- * Not: parsing C (rawkernel_sig.c), array dtypes, reporting (checks.c).
+ *       only to such values in the call's own function), which dtype an array argument surely
+ *       has (`x.astype(D)`, a `cupy.*` call given a dtype, float64-default constructors such as
+ *       `cp.zeros(n)` and `cp.random.rand`), and the launches `k(grid, block, (args...))`
+ *       whose arguments do not fit the parameter types.
+ * Not: parsing C (rawkernel_sig.c), reporting (checks.c).
  * Threads: no state; reads the borrowed tree, source and model of one file. */
 #include "checks/kernel.h"
 
@@ -21,6 +23,22 @@
 #define MSG_CAP 640
 
 typedef enum pyt { PY_UNKNOWN = 0, PY_INT, PY_FLOAT, PY_STRIDED } pyt;
+
+typedef struct dname {
+  const char *name;
+  gl_rk_type cls;
+} dname;
+
+/* dtype spellings (NumPy / CuPy attribute names and dtype strings) by element class */
+static const dname dtype_names[] = {
+    {"float16", GL_RK_F16}, {"half", GL_RK_F16},    {"f2", GL_RK_F16},
+    {"float32", GL_RK_F32}, {"single", GL_RK_F32},  {"f4", GL_RK_F32},  {"f", GL_RK_F32},
+    {"float64", GL_RK_F64}, {"double", GL_RK_F64},  {"f8", GL_RK_F64},  {"d", GL_RK_F64},
+    {"float", GL_RK_F64},
+    {"int32", GL_RK_I32},   {"uint32", GL_RK_I32},  {"i4", GL_RK_I32},  {"u4", GL_RK_I32},
+    {"intc", GL_RK_I32},    {"int64", GL_RK_I64},   {"uint64", GL_RK_I64}, {"i8", GL_RK_I64},
+    {"u8", GL_RK_I64},      {"int", GL_RK_I64},
+};
 
 typedef struct binding {
   TSNode target, value;  /* value null: bound by something that is not an assignment */
@@ -297,6 +315,114 @@ static const char *mismatch(const rstate *st, pyt t, gl_rk_type p) {
   return NULL;
 }
 
+static gl_rk_type dtype_word(const char *w, size_t n) {
+  while (n > 0 && (*w == '<' || *w == '=' || *w == '|')) {
+    w++;
+    n--;
+  }
+  for (size_t i = 0; i < sizeof dtype_names / sizeof dtype_names[0]; i++)
+    if (strlen(dtype_names[i].name) == n && memcmp(dtype_names[i].name, w, n) == 0)
+      return dtype_names[i].cls;
+  return GL_RK_UNKNOWN;
+}
+
+/* The element class of a dtype expression: "float32", cp.float32, np.float64, float, int. */
+static gl_rk_type dtype_class(const rstate *st, TSNode e) {
+  const gl_source *src = st->ctx->src;
+  const char *p;
+  size_t n;
+  char q[QNAME_CAP];
+  if (ts_node_is_null(e)) return GL_RK_UNKNOWN;
+  if (is_kind(e, "string")) return str_body(src, e, &p, &n) ? dtype_word(p, n) : GL_RK_UNKNOWN;
+  if (is_kind(e, "identifier") && gl_model_is_builtin(st->ctx->model, e)) {
+    if (gl_bscan_text_is(src, e, "float")) return GL_RK_F64;
+    return gl_bscan_text_is(src, e, "int") ? GL_RK_I64 : GL_RK_UNKNOWN;
+  }
+  if (!gl_model_resolve(st->ctx->model, e, q, sizeof q)) return GL_RK_UNKNOWN;
+  if (strncmp(q, "numpy.", 6) == 0) return dtype_word(q + 6, strlen(q + 6));
+  if (strncmp(q, "cupy.", 5) == 0) return dtype_word(q + 5, strlen(q + 5));
+  return GL_RK_UNKNOWN;
+}
+
+/* CuPy calls that make float64 data when no dtype is given. */
+static const char *const f64_defaults[] = {
+    "zeros", "ones", "empty", "linspace", "random.rand", "random.randn", "random.random",
+    "random.random_sample", "random.uniform", "random.normal", "random.standard_normal"};
+/* CuPy calls whose second positional argument is the dtype. */
+static const char *const dtype_second[] = {"zeros", "ones", "empty", "array", "asarray",
+                                           "ascontiguousarray", "zeros_like", "ones_like",
+                                           "empty_like"};
+
+static bool in_names(const char *f, const char *const *t, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(f, t[i]) == 0) return true;
+  return false;
+}
+
+/* The element class of the array a call makes: `x.astype(D)`, a `cupy.*` call with a dtype
+ * (keyword, or second argument of a constructor), or a float64-by-default constructor. */
+static gl_rk_type array_of_call(const rstate *st, TSNode call) {
+  const gl_source *src = st->ctx->src;
+  TSNode recv, d;
+  char q[QNAME_CAP];
+  if (!is_kind(call, "call")) return GL_RK_UNKNOWN;
+  if (gl_bscan_method(src, call, "astype", &recv)) {
+    d = gl_bscan_arg(call, 0);
+    return dtype_class(st, ts_node_is_null(d) ? gl_bscan_kwarg(src, call, "dtype") : d);
+  }
+  if (!gl_bscan_callee(st->ctx->model, call, q, sizeof q) || strncmp(q, "cupy.", 5) != 0)
+    return GL_RK_UNKNOWN;
+  const char *f = q + 5;
+  d = gl_bscan_kwarg(src, call, "dtype");
+  if (ts_node_is_null(d) && in_names(f, dtype_second, sizeof dtype_second / sizeof dtype_second[0]))
+    d = gl_bscan_arg(call, 1);
+  if (!ts_node_is_null(d)) return dtype_class(st, d);
+  if (!ts_node_is_null(gl_bscan_arg(call, 0)) && !ts_node_is_null(gl_bscan_arg(call, 1)) &&
+      strcmp(f, "linspace") != 0 && strncmp(f, "random.", 7) != 0)
+    return GL_RK_UNKNOWN;  /* zeros(n, something): not a dtype we can read */
+  return in_names(f, f64_defaults, sizeof f64_defaults / sizeof f64_defaults[0]) ? GL_RK_F64
+                                                                                   : GL_RK_UNKNOWN;
+}
+
+/* The element class of an array argument: a call, or a name bound once in the launch's def. */
+static gl_rk_type array_elem(rstate *st, TSNode e, TSNode scope) {
+  if (is_kind(e, "identifier")) e = bound_value(st, e, scope);
+  return ts_node_is_null(e) ? GL_RK_UNKNOWN : array_of_call(st, e);
+}
+
+static const char *elem_name(gl_rk_type t) {
+  switch (t) {
+  case GL_RK_F16: return "float16";
+  case GL_RK_F32: return "float32";
+  case GL_RK_F64: return "float64";
+  case GL_RK_I32: return "32-bit integer";
+  case GL_RK_I64: return "64-bit integer";
+  default: return "unknown";
+  }
+}
+
+/* GPU803: an array whose dtype is known and differs from the pointer's element type. */
+static void check_array_arg(rstate *st, TSNode a, TSNode scope, const gl_rk_param *prm,
+                            uint32_t base, uint32_t i) {
+  if (st->width || prm->type != GL_RK_PTR || prm->elem == GL_RK_UNKNOWN ||
+      prm->elem == GL_RK_I_SMALL)
+    return;
+  gl_rk_type have = array_elem(st, a, scope);
+  if (have == GL_RK_UNKNOWN || have == prm->elem) return;
+  const gl_source *src = st->ctx->src;
+  char msg[MSG_CAP];
+  int al = (int)(ts_node_end_byte(a) - ts_node_start_byte(a));
+  int pl = (int)prm->len;
+  snprintf(msg, sizeof msg,
+           "`%.*s` (argument %u, for the kernel's parameter `%.*s`) is a %s array, but the "
+           "kernel reads its memory as %s values: every element is garbage, and the kernel "
+           "reads past the end or stops short; convert it with `.astype(...)` first",
+           al > 60 ? 60 : al, src->bytes + ts_node_start_byte(a), (unsigned)i + 1,
+           pl > 60 ? 60 : pl, src->bytes + base + prm->start, elem_name(have),
+           elem_name(prm->elem));
+  gl_check_report(st->ctx, a, msg);
+}
+
 static void check_launch(rstate *st, TSNode call) {
   TSNode fn = ts_node_child_by_field_name(call, "function", 8);
   if (ts_node_is_null(fn) || (!is_kind(fn, "identifier") && !is_kind(fn, "attribute"))) return;
@@ -312,6 +438,7 @@ static void check_launch(rstate *st, TSNode call) {
   char msg[MSG_CAP];
   for (uint32_t i = 0; i < sig.n; i++) {
     TSNode a = ts_node_named_child(args, i);
+    check_array_arg(st, a, scope, &sig.params[i], base, i);
     const char *why = mismatch(st, arg_type(st, a, scope), sig.params[i].type);
     if (!why) continue;
     int al = (int)(ts_node_end_byte(a) - ts_node_start_byte(a));

@@ -56,17 +56,17 @@ static bool is_qualifier(const char *w, size_t n) {
   return false;
 }
 
-/* The class of one parameter's text [p, e). */
-static gl_rk_type classify(const char *p, const char *e) {
-  for (const char *q = p; q < e; q++)
-    if (*q == '*' || *q == '&' || *q == '[') return GL_RK_PTR;
+/* The class of one parameter's text [p, e), as if it were not a pointer ('*', '&' and "[]"
+ * read as blanks). */
+static gl_rk_type classify_words(const char *p, const char *e) {
   char words[96];
   size_t wl = 0, nwords = 0;
   const char *last = NULL;
   size_t last_len = 0;
   for (const char *q = p; q < e;) {
     if (!ident_char(*q)) {
-      if (!isspace((unsigned char)*q)) return GL_RK_UNKNOWN;  /* templates, ::, defaults */
+      bool blank = isspace((unsigned char)*q) || *q == '*' || *q == '&' || *q == '[' || *q == ']';
+      if (!blank) return GL_RK_UNKNOWN;  /* templates, ::, defaults */
       q++;
       continue;
     }
@@ -89,6 +89,16 @@ static gl_rk_type classify(const char *p, const char *e) {
   for (size_t i = 0; i < sizeof tnames / sizeof tnames[0]; i++)
     if (strcmp(tnames[i].spelling, words) == 0) return tnames[i].type;
   return GL_RK_UNKNOWN;
+}
+
+/* The class of one parameter's text [p, e); *elem gets a pointer's element class. */
+static gl_rk_type classify(const char *p, const char *e, gl_rk_type *elem) {
+  *elem = GL_RK_UNKNOWN;
+  int levels = 0;
+  for (const char *q = p; q < e; q++) levels += *q == '*' || *q == '&' || *q == '[';
+  if (levels == 0) return classify_words(p, e);
+  if (levels == 1) *elem = classify_words(p, e);  /* float** points to pointers */
+  return GL_RK_PTR;
 }
 
 /* True when the word before `at` (skipping blanks) is `void`. */
@@ -114,8 +124,10 @@ static bool split(const char *text, size_t len, size_t open, gl_rk_sig *out) {
       while (b > a && isspace((unsigned char)text[b - 1])) b--;
       if (b > a || c == ',') {
         if (out->n == GL_RK_MAX_PARAMS) return false;
-        out->params[out->n++] = (gl_rk_param){classify(text + a, text + b), (uint32_t)a,
-                                              (uint32_t)(b - a)};
+        gl_rk_param *prm = &out->params[out->n++];
+        prm->type = classify(text + a, text + b, &prm->elem);
+        prm->start = (uint32_t)a;
+        prm->len = (uint32_t)(b - a);
       }
       if (c == ')') return true;
       start = i + 1;
@@ -127,7 +139,8 @@ static bool split(const char *text, size_t len, size_t open, gl_rk_sig *out) {
 static bool same_sig(const gl_rk_sig *a, const gl_rk_sig *b) {
   if (a->n != b->n) return false;
   for (size_t i = 0; i < a->n; i++)
-    if (a->params[i].type != b->params[i].type) return false;
+    if (a->params[i].type != b->params[i].type || a->params[i].elem != b->params[i].elem)
+      return false;
   return true;
 }
 

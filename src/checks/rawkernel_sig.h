@@ -26,6 +26,7 @@ typedef enum gl_rk_type {
 
 typedef struct gl_rk_param {
   gl_rk_type type;
+  gl_rk_type elem;      /* for GL_RK_PTR, the pointed-to type (GL_RK_UNKNOWN for void, T, ...) */
   uint32_t start, len;  /* the parameter's text (trimmed) within the source text */
 } gl_rk_param;
 

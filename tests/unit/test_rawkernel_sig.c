@@ -1,7 +1,8 @@
 /* test_rawkernel_sig.c: unit tests for the CUDA C parameter-list reader of the RawKernel checks
  * (rawkernel_sig.h).
  * Owns: finding `void name(` (and not a longer name, a call, or a name without `void`), the width
- *       class of each parameter type with qualifiers, pointers and unknown types, the parameter
+ *       class of each parameter type with qualifiers, pointers (and their element types) and
+ *       unknown types, the parameter
  *       text offsets, and the failures (not found, two different lists, unbalanced).
  * Not: the Python side (fixtures in tests/rules/fixtures/kernel-correctness).
  * Threads: single-threaded. */
@@ -33,6 +34,10 @@ static void test_types(void **state) {
                              GL_RK_I_SMALL, GL_RK_PTR,     GL_RK_PTR, GL_RK_UNKNOWN,
                              GL_RK_UNKNOWN};
   for (size_t i = 0; i < sig.n; i++) assert_int_equal(sig.params[i].type, want[i]);
+  assert_int_equal(sig.params[0].elem, GL_RK_F32);
+  assert_int_equal(sig.params[10].elem, GL_RK_I32);
+  assert_int_equal(sig.params[11].elem, GL_RK_F32);
+  assert_int_equal(sig.params[1].elem, GL_RK_UNKNOWN);
   assert_int_equal(sig.params[1].len, 7);
   assert_memory_equal(src + sig.params[1].start, "float a", 7);
   assert_memory_equal(src + sig.params[2].start, "int n", 5);
@@ -49,6 +54,13 @@ static void test_find(void **state) {
   assert_true(parse(src, "k", &sig));
   assert_int_equal(sig.n, 1);
   assert_int_equal(sig.params[0].type, GL_RK_PTR);
+  assert_true(parse("void pp(float** p, double *d, void* v, T* t) {}", "pp", &sig));
+  assert_int_equal(sig.n, 4);
+  assert_int_equal(sig.params[0].type, GL_RK_PTR);
+  assert_int_equal(sig.params[0].elem, GL_RK_UNKNOWN);
+  assert_int_equal(sig.params[1].elem, GL_RK_F64);
+  assert_int_equal(sig.params[2].elem, GL_RK_UNKNOWN);
+  assert_int_equal(sig.params[3].elem, GL_RK_UNKNOWN);
   assert_true(parse("void e() {}", "e", &sig));
   assert_int_equal(sig.n, 0);
   assert_true(parse("void v(void) {}", "v", &sig));
