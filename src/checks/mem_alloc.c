@@ -389,8 +389,16 @@ static void report(const astate *st, const cand *c) {
   gl_check_report(st->ctx, c->call, msg);
 }
 
+static const char *const alloc_libs[] = {"cupy", "cupyx", "numba", "numba_cuda_mlir", "torch",
+                                         "warp", "rmm", "pylibraft"};
+static const char *const handle_libs[] = {"cupy", "numba", "numba_cuda_mlir", "torch",
+                                          "pylibraft", "cuml", "cuvs"};
+
 static void run(const gl_check_ctx *ctx, bool handles) {
   if (!ctx->model) return;
+  bool lib = handles ? gl_mem_imports_any(ctx->src, ctx->tree, handle_libs, 7)
+                     : gl_mem_imports_any(ctx->src, ctx->tree, alloc_libs, 8);
+  if (!lib) return;
   astate st = {.ctx = ctx, .handles = handles};
   gl_mwalk w;
   gl_mwalk_init(&w, ts_tree_root_node(ctx->tree));

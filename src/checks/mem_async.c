@@ -260,7 +260,8 @@ static bool host_pageable(const xstate *st, const xfer *x) {
 }
 
 void gl_check_pageable_async_transfer(const gl_check_ctx *ctx) {
-  if (!ctx->model) return;
+  static const char *const libs[] = {"torch", "numba", "numba_cuda_mlir", "cupy"};
+  if (!ctx->model || !gl_mem_imports_any(ctx->src, ctx->tree, libs, 4)) return;
   xstate st = {.ctx = ctx};
   gl_mwalk w;
   gl_mwalk_init(&w, ts_tree_root_node(ctx->tree));

@@ -175,7 +175,8 @@ static void visit(ostate *st, const gl_mwalk *w, TSNode n) {
 }
 
 void gl_check_allocator_configured_after_use(const gl_check_ctx *ctx) {
-  if (!ctx->model) return;
+  static const char *const libs[] = {"cupy", "cupyx", "rmm", "torch"};
+  if (!ctx->model || !gl_mem_imports_any(ctx->src, ctx->tree, libs, 4)) return;
   ostate st = {.ctx = ctx};
   gl_mwalk w;
   gl_mwalk_init(&w, ts_tree_root_node(ctx->tree));

@@ -132,3 +132,52 @@ TSNode gl_mem_arg(TSNode call, uint32_t i) {
 }
 
 bool gl_mem_is_true(TSNode n) { return gl_mem_is(n, "true"); }
+
+/* Statement containers the import scan descends into; everything else is skipped. */
+static bool holds_statements(TSNode n) {
+  static const char *const kinds[] = {
+      "module", "block", "if_statement", "elif_clause", "else_clause", "try_statement",
+      "except_clause", "except_group_clause", "finally_clause", "with_statement",
+      "for_statement", "while_statement", "function_definition", "class_definition",
+      "decorated_definition", "match_statement", "case_clause"};
+  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+    if (gl_mem_is(n, kinds[i])) return true;
+  return false;
+}
+
+/* True when dotted name d (an import's module) starts with one of libs as a whole segment. */
+static bool names_lib(const gl_source *src, TSNode d, const char *const *libs, size_t n) {
+  if (!gl_mem_is(d, "dotted_name") || ts_node_named_child_count(d) == 0) return false;
+  TSNode first = ts_node_named_child(d, 0);
+  for (size_t i = 0; i < n; i++)
+    if (gl_mem_text_is(src, first, libs[i])) return true;
+  return false;
+}
+
+static bool import_names_lib(const gl_source *src, TSNode imp, const char *const *libs, size_t n) {
+  if (gl_mem_is(imp, "import_from_statement"))
+    return names_lib(src, ts_node_child_by_field_name(imp, "module_name", 11), libs, n);
+  uint32_t k = ts_node_named_child_count(imp);
+  for (uint32_t i = 0; i < k; i++) {
+    TSNode c = ts_node_named_child(imp, i);
+    if (gl_mem_is(c, "aliased_import")) c = ts_node_child_by_field_name(c, "name", 4);
+    if (names_lib(src, c, libs, n)) return true;
+  }
+  return false;
+}
+
+bool gl_mem_imports_any(const gl_source *src, const TSTree *tree, const char *const *libs,
+                        size_t n) {
+  gl_mwalk w;
+  gl_mwalk_init(&w, ts_tree_root_node(tree));
+  TSNode node;
+  bool hit = false;
+  while (!hit && gl_mwalk_next(&w, &node)) {
+    if (gl_mem_is(node, "import_statement") || gl_mem_is(node, "import_from_statement"))
+      hit = import_names_lib(src, node, libs, n);
+    else if (!holds_statements(node))
+      gl_mwalk_skip(&w);
+  }
+  gl_mwalk_free(&w);
+  return hit;
+}

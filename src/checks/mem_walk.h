@@ -2,7 +2,8 @@
  * allocator order), with the ancestors of the current node at hand.
  * Owns: gl_mwalk, a TSTreeCursor walk over the named nodes of one subtree that keeps its own
  *       stack of ancestors and the field name of each (no ts_node_parent, no recursion), and the
- *       small node questions those checks ask (kind, callee name, keyword arguments).
+ *       small node questions those checks ask (kind, callee name, keyword arguments, whether
+ *       the file imports a library at all).
  * Not: any check's logic, reporting.
  * Threads: a gl_mwalk belongs to one worker and one file; the tree and source are borrowed. */
 #ifndef GL_CHECKS_MEM_WALK_H
@@ -69,5 +70,12 @@ bool gl_mem_same_text(const gl_source *src, TSNode a, TSNode b);
 
 /* True when n is the literal True. */
 bool gl_mem_is_true(TSNode n);
+
+/* True when the file imports (anywhere: module level, functions, classes, if / try / with /
+ * loop bodies) a module whose top-level package is one of libs[0..n) (`import cupy.cuda`,
+ * `from numba import cuda`; relative imports never). Walks statements only, not expressions:
+ * the cheap first question of a check. */
+bool gl_mem_imports_any(const gl_source *src, const TSTree *tree, const char *const *libs,
+                        size_t n);
 
 #endif

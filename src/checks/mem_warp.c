@@ -144,7 +144,8 @@ static void report(const wstate *st, const wfact *leak) {
 }
 
 void gl_check_warp_primitive_id_outlives_object(const gl_check_ctx *ctx) {
-  if (!ctx->model) return;
+  static const char *const libs[] = {"warp"};
+  if (!ctx->model || !gl_mem_imports_any(ctx->src, ctx->tree, libs, 1)) return;
   wstate st = {.ctx = ctx};
   gl_mwalk w;
   gl_mwalk_init(&w, ts_tree_root_node(ctx->tree));

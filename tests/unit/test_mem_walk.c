@@ -1,8 +1,8 @@
 /* test_mem_walk.c: unit tests for the walk and node helpers of the memory checks (mem_walk.h).
  * Owns: the pre-order walk over named nodes and its skip, the ancestor stack with field names
  *       (including a walk rooted below the module), the field of the current node, callee,
- *       positional and keyword argument lookups, text comparisons and the scope test; each
- *       with its near misses.
+ *       positional and keyword argument lookups, text comparisons, the scope test and the
+ *       import scan; each with its near misses.
  * Not: the checks themselves (their fixtures in tests/rules/fixtures/memory-precision).
  * Threads: single-threaded. */
 #include <setjmp.h>
@@ -182,6 +182,31 @@ static void test_text_and_kinds(void **state) {
   done(f);
 }
 
+static bool imports(const char *code, const char *lib) {
+  fx *f = build(code);
+  const char *libs[1] = {lib};
+  bool r = gl_mem_imports_any(&f->src, f->tree, libs, 1);
+  done(f);
+  return r;
+}
+
+static void test_imports_any(void **state) {
+  (void)state;
+  assert_true(imports("import cupy as cp\n", "cupy"));
+  assert_true(imports("import cupy.cuda\n", "cupy"));
+  assert_true(imports("from numba import cuda\n", "numba"));
+  assert_true(imports("def f():\n    if x:\n        import torch\n", "torch"));
+  assert_true(imports("try:\n    import warp as wp\nexcept ImportError:\n    wp = None\n", "warp"));
+  assert_true(imports("class C:\n    @staticmethod\n    def g():\n        from rmm import mr\n", "rmm"));
+  assert_true(imports("import os, cupy\n", "cupy"));
+  assert_false(imports("import cupyx\n", "cupy"));            /* a whole segment only */
+  assert_false(imports("from . import cupy\n", "cupy"));      /* relative */
+  assert_false(imports("from .cupy import x\n", "cupy"));
+  assert_false(imports("x = 'import cupy'\ncupy = 1\n", "cupy"));
+  assert_false(imports("f(lambda: __import__('cupy'))\n", "cupy"));
+  assert_false(imports("import numpy as cupy\n", "cupy"));    /* the module, not the alias */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_walk_named_preorder_and_skip),
@@ -189,6 +214,7 @@ int main(void) {
       cmocka_unit_test(test_walk_rooted_below_module),
       cmocka_unit_test(test_call_helpers),
       cmocka_unit_test(test_text_and_kinds),
+      cmocka_unit_test(test_imports_any),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
