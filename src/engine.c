@@ -105,7 +105,10 @@ static void note_syntax_error(const gl_source *src, const TSTree *tree, gl_file_
 static void lint_source(worker *w, const gl_source *src, gl_file_result *out) {
   shared *sh = w->sh;
   out->linted = true;
-  if (sh->opts->prefilter && !gl_prefilter_wants(sh->prefilter, src->bytes, src->len)) return;
+  /* A notebook's magics are blanked from what is parsed, but `%load_ext cudf.pandas` may be the
+   * only place a library is named: the prefilter reads the cells as written (same length). */
+  const char *words = src->notebook ? src->notebook->orig : src->bytes;
+  if (sh->opts->prefilter && !gl_prefilter_wants(sh->prefilter, words, src->len)) return;
   bool large = src->len > GL_LARGE_FILE_BYTES;
   if (large) gate_enter(&sh->large);
   gl_diag err = {0};
