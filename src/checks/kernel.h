@@ -16,8 +16,8 @@
  * bound from `cuda.grid(n)` (or threadIdx + blockIdx * blockDim) that no comparison guards. */
 void gl_check_kernel_bounds(const gl_check_ctx *ctx);
 
-/* `cuda.syncthreads()` (and its _count / _and / _or forms) inside an if / while / for whose
- * condition or iterable depends on the thread index. */
+/* `cuda.syncthreads()` (and its _count / _and / _or forms, and grid syncs) inside an if /
+ * while / for whose condition or iterable depends on the thread index. */
 void gl_check_kernel_divergent_sync(const gl_check_ctx *ctx);
 
 /* A launch `k(grid, block, (args...))` of a `cp.RawKernel` / `RawModule.get_function` kernel

@@ -3,7 +3,8 @@
  *       such names, from `cuda.threadIdx`, `cuda.grid()`, `cuda.laneid` or data indexed by
  *       them), which branches diverge (an if / elif / while condition or a for iterable that
  *       reads one of them), and the barriers (`cuda.syncthreads()` and its _count / _and / _or
- *       forms, `cupyx.jit.syncthreads()`) inside such a branch.
+ *       forms, `cupyx.jit.syncthreads()`, `g.sync()` on `cuda.cg.this_grid()`) inside such a
+ *       branch.
  * Not: finding kernels (kernel_scan.c), barriers after an early return (not reported: see the
  *      pack README), reporting (checks.c).
  * Threads: no state; reads the borrowed tree, source and model of one file. */
@@ -34,12 +35,30 @@ typedef struct sstate {
   gl_vec(branch) branches;
   gl_bnodes syncs;
   gl_bnodes deps;        /* identifiers that depend on the thread index */
+  gl_bnodes grids;       /* names bound to `cuda.cg.this_grid()` */
 } sstate;
 
 static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
 
+static bool is_this_grid(const sstate *st, TSNode e) {
+  char q[QNAME_CAP];
+  return gl_bscan_callee(st->ctx->model, e, q, sizeof q) &&
+         gl_kernel_api_is(st->k->lib, q, "cg.this_grid");
+}
+
+/* `g.sync()` on a grid group: `cuda.cg.this_grid().sync()` or a name bound to this_grid(). */
+static bool is_grid_sync(const sstate *st, TSNode call) {
+  TSNode recv;
+  if (!gl_bscan_method(st->ctx->src, call, "sync", &recv)) return false;
+  if (is_this_grid(st, recv)) return true;
+  for (size_t i = 0; is_kind(recv, "identifier") && i < st->grids.len; i++)
+    if (gl_bscan_same_text(st->ctx->src, st->grids.data[i], recv)) return true;
+  return false;
+}
+
 static bool is_barrier(const sstate *st, TSNode call) {
   char q[QNAME_CAP];
+  if (is_grid_sync(st, call)) return true;
   if (!gl_bscan_callee(st->ctx->model, call, q, sizeof q)) return false;
   const char *lib = st->k->lib;
   return gl_kernel_api_is(lib, q, "syncthreads") || gl_kernel_api_is(lib, q, "syncthreads_count") ||
@@ -118,8 +137,12 @@ static void note_if(sstate *st, TSNode n) {
 static void visit(sstate *st, TSNode n) {
   const char *t = ts_node_type(n);
   if (strcmp(t, "assignment") == 0 || strcmp(t, "augmented_assignment") == 0) {
-    add_bind_targets(st, ts_node_child_by_field_name(n, "left", 4),
-                     ts_node_child_by_field_name(n, "right", 5));
+    TSNode l = ts_node_child_by_field_name(n, "left", 4);
+    TSNode r = ts_node_child_by_field_name(n, "right", 5);
+    add_bind_targets(st, l, r);
+    if (!ts_node_is_null(l) && is_kind(l, "identifier") && !ts_node_is_null(r) &&
+        is_this_grid(st, r))
+      gl_vec_push(&st->grids, l);
   } else if (strcmp(t, "for_statement") == 0) {
     TSNode it = ts_node_child_by_field_name(n, "right", 5);
     add_bind_targets(st, ts_node_child_by_field_name(n, "left", 4), it);
@@ -176,7 +199,7 @@ static void report(sstate *st) {
 static void check_kernel(const gl_kernel *k, void *data) {
   sstate *st = data;
   st->k = k;
-  st->binds.len = st->branches.len = st->syncs.len = st->deps.len = 0;
+  st->binds.len = st->branches.len = st->syncs.len = st->deps.len = st->grids.len = 0;
   TSNode body = ts_node_child_by_field_name(k->def, "body", 4);
   if (ts_node_is_null(body)) return;
   gl_bscan s;
@@ -204,4 +227,5 @@ void gl_check_kernel_divergent_sync(const gl_check_ctx *ctx) {
   gl_vec_free(&st.branches);
   gl_vec_free(&st.syncs);
   gl_vec_free(&st.deps);
+  gl_vec_free(&st.grids);
 }
