@@ -20,7 +20,8 @@ void gl_bscan_init_in(gl_bscan *s, const gl_model *m, TSNode root) {
   }
   memset(s, 0, sizeof(*s));
   s->m = m;
-  s->at = i;
+  s->lang = ts_tree_language(root.tree);
+  s->first = s->at = i;
   s->end = gl_model_node_end(m, i);
 }
 
@@ -29,6 +30,12 @@ void gl_bscan_free(gl_bscan *s) {
 }
 
 void gl_bscan_skip(gl_bscan *s) { s->skip = true; }
+
+const char *gl_bscan_field(const gl_bscan *s) {
+  if (!s->m) return ts_tree_cursor_current_field_name(&s->c);
+  TSFieldId f = s->at == s->first ? 0 : gl_model_node_field(s->m, s->at);
+  return f ? ts_language_field_name_for_id(s->lang, f) : NULL;
+}
 
 /* Moves to the next node in pre-order, any node; false at the end of the subtree. */
 static bool step(gl_bscan *s) {

@@ -27,7 +27,8 @@ typedef struct gl_bscan {
   uint32_t depth;
   bool started, skip, done;
   const gl_model *m;         /* index mode when non-NULL */
-  uint32_t at, end;          /* index mode: the node last returned, one past root's subtree */
+  const TSLanguage *lang;    /* index mode: for field names */
+  uint32_t first, at, end;   /* index mode: root, the node last returned, one past the subtree */
 } gl_bscan;
 
 void gl_bscan_init(gl_bscan *s, TSNode root);
@@ -37,6 +38,8 @@ void gl_bscan_init_in(gl_bscan *s, const gl_model *m, TSNode root);
 bool gl_bscan_next(gl_bscan *s, TSNode *out);
 /* Do not descend into the node last returned. */
 void gl_bscan_skip(gl_bscan *s);
+/* The field name of the node last returned in its parent, or NULL (both modes). */
+const char *gl_bscan_field(const gl_bscan *s);
 void gl_bscan_free(gl_bscan *s);
 
 /* True for function_definition, lambda and class_definition: code that does not run where it

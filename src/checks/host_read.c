@@ -337,7 +337,7 @@ static void visit(hstate *st, TSNode n, gl_bscan *s) {
   } else if (strcmp(t, "attribute") == 0) {
     if (is_meta(st, n)) gl_bscan_skip(s);
   } else if (strcmp(t, "identifier") == 0 && st->pend.len) {
-    const char *field = ts_tree_cursor_current_field_name(&s->c);
+    const char *field = gl_bscan_field(s);
     bool not_read = ts_node_eq(n, st->target) ||
                     (field && (strcmp(field, "attribute") == 0 || strcmp(field, "name") == 0));
     if (!not_read) note_read(st, n);
@@ -350,9 +350,9 @@ void gl_check_missing_sync_before_host_read(const gl_check_ctx *ctx) {
                             !strstr(b, "managed_array") && !strstr(b, "non_blocking")))
     return;
   hstate st = {.ctx = ctx};
-  gl_bscan_defs(ctx->tree, &st.all_defs);
+  gl_bscan_defs_in(ctx->model, ctx->tree, &st.all_defs);
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(ctx->tree));
+  gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n)) visit(&st, n, &s);
   gl_bscan_free(&s);

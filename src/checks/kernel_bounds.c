@@ -104,7 +104,7 @@ static void note_guards(bstate *st, TSNode cond, uint32_t from, uint32_t to) {
       continue;
     }
     if (!cmp_end || !is_kind(n, "identifier")) continue;
-    const char *field = ts_tree_cursor_current_field_name(&s.c);
+    const char *field = gl_bscan_field(&s);
     if (field && strcmp(field, "attribute") == 0) continue;
     gl_vec_push(&st->guards, ((guard){n, from, to}));
   }

@@ -146,7 +146,7 @@ static void check_shapes(lstate *st) {
     bool bad = false;
     while (!bad && gl_bscan_next(&s, &n)) {
       if (!is_kind(n, "identifier")) continue;
-      const char *field = ts_tree_cursor_current_field_name(&s.c);
+      const char *field = gl_bscan_field(&s);
       if (field && strcmp(field, "attribute") == 0) continue;
       bad = is_local(st, n);
     }

@@ -68,14 +68,41 @@ gl_kkind gl_kernel_of(const gl_model *m, const gl_source *src, TSNode decorated,
   return GL_K_NONE;
 }
 
-static bool mentions(const gl_source *src, const char *w) { return strstr(src->bytes, w) != NULL; }
+static bool mentions(const gl_source *src, const char *w) {
+  size_t n = strlen(w);
+  for (const char *p = src->bytes, *end = src->bytes + src->len; p + n <= end; p++) {
+    p = memchr(p, w[0], (size_t)(end - p) - n + 1);
+    if (!p) return false;
+    if (memcmp(p, w, n) == 0) return true;
+  }
+  return false;
+}
+
+/* False when no kernel of the kinds can be in the file: a kernel's decorator names `jit` (Numba,
+ * cupyx.jit) or `kernel` / `func` (Warp) and resolves through an import of its library. */
+static bool kernels_possible(const gl_model *m, const gl_source *src, unsigned kinds) {
+  if (kinds & (1u << GL_K_NUMBA_DEVICE)) kinds |= 1u << GL_K_NUMBA;   /* same decorator */
+  for (size_t i = 0; i < sizeof kmakers / sizeof kmakers[0]; i++) {
+    const kmaker *k = &kmakers[i];
+    if (!(kinds & (1u << k->kind))) continue;
+    char root[32];
+    size_t r = strcspn(k->lib, ".");
+    if (r >= sizeof root) return true;
+    memcpy(root, k->lib, r);
+    root[r] = '\0';
+    const char *word = k->kind == GL_K_WARP ? "kernel" : k->kind == GL_K_WARP_FUNC ? "func" : "jit";
+    if (gl_model_imports(m, root) && mentions(src, word)) return true;
+  }
+  return false;
+}
 
 void gl_kernel_walk(const gl_model *m, const gl_source *src, const TSTree *tree, unsigned kinds,
                     gl_kernel_fn fn, gl_kernel_node_fn other, void *data) {
   if (!m || !src->bytes) return;
   if (!mentions(src, "jit") && !mentions(src, "kernel") && !mentions(src, "func")) return;
+  if (!other && !kernels_possible(m, src, kinds)) return;
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(tree));
+  gl_bscan_init_in(&s, m, ts_tree_root_node(tree));
   TSNode n;
   gl_kernel k;
   while (gl_bscan_next(&s, &n)) {

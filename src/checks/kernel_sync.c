@@ -95,7 +95,7 @@ static bool depends(const sstate *st, TSNode e) {
       continue;
     }
     if (!is_kind(n, "identifier")) continue;
-    const char *field = ts_tree_cursor_current_field_name(&s.c);
+    const char *field = gl_bscan_field(&s);
     if (field && (strcmp(field, "attribute") == 0 || strcmp(field, "name") == 0)) continue;
     dep = in_deps(st, n);
   }

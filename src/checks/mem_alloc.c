@@ -281,7 +281,7 @@ static bool is_binding(const gl_mwalk *w) {
 
 static void scan_body(astate *st, TSNode body) {
   gl_mwalk w;
-  gl_mwalk_init(&w, body);
+  gl_mwalk_init_in(&w, st->ctx->model, body);
   TSNode n;
   while (gl_mwalk_next(&w, &n)) {
     bool id = gl_mem_is(n, "identifier");
@@ -341,7 +341,7 @@ static bool rebound_in(const astate *st, const cand *c, TSNode v) {
   TSNode left = ts_node_child_by_field_name(c->loop, "left", 4);
   if (ts_node_is_null(left)) return false;
   gl_mwalk w;
-  gl_mwalk_init(&w, left);
+  gl_mwalk_init_in(&w, st->ctx->model, left);
   TSNode n;
   bool hit = false;
   while (!hit && gl_mwalk_next(&w, &n))
@@ -396,12 +396,12 @@ static const char *const handle_libs[] = {"cupy", "numba", "numba_cuda_mlir", "t
 
 static void run(const gl_check_ctx *ctx, bool handles) {
   if (!ctx->model) return;
-  bool lib = handles ? gl_mem_imports_any(ctx->src, ctx->tree, handle_libs, 7)
-                     : gl_mem_imports_any(ctx->src, ctx->tree, alloc_libs, 8);
+  bool lib = handles ? gl_mem_imports_any(ctx->model, handle_libs, 7)
+                     : gl_mem_imports_any(ctx->model, alloc_libs, 8);
   if (!lib) return;
   astate st = {.ctx = ctx, .handles = handles};
   gl_mwalk w;
-  gl_mwalk_init(&w, ts_tree_root_node(ctx->tree));
+  gl_mwalk_init_in(&w, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_mwalk_next(&w, &n))
     if (gl_mem_is(n, "assignment")) visit_assignment(&st, &w, n);

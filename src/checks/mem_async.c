@@ -261,10 +261,15 @@ static bool host_pageable(const xstate *st, const xfer *x) {
 
 void gl_check_pageable_async_transfer(const gl_check_ctx *ctx) {
   static const char *const libs[] = {"torch", "numba", "numba_cuda_mlir", "cupy"};
-  if (!ctx->model || !gl_mem_imports_any(ctx->src, ctx->tree, libs, 4)) return;
+  if (!ctx->model || !gl_mem_imports_any(ctx->model, libs, 4)) return;
+  /* every asynchronous copy this check knows names one of these (`non_blocking=True`,
+   * `blocking=False`, `x.set(h, stream)` (written `.set(`), `copy_to_host(h, stream)`, `to_device(h, stream)`) */
+  if (!gl_check_source_has(ctx, "blocking") && !gl_check_source_has(ctx, ".set(") &&
+      !gl_check_source_has(ctx, "copy_to_host") && !gl_check_source_has(ctx, "to_device"))
+    return;
   xstate st = {.ctx = ctx};
   gl_mwalk w;
-  gl_mwalk_init(&w, ts_tree_root_node(ctx->tree));
+  gl_mwalk_init_in(&w, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_mwalk_next(&w, &n)) {
     while (st.scopes.len && ts_node_start_byte(n) >= ts_node_end_byte(*gl_vec_last(&st.scopes)))

@@ -176,10 +176,10 @@ static void visit(ostate *st, const gl_mwalk *w, TSNode n) {
 
 void gl_check_allocator_configured_after_use(const gl_check_ctx *ctx) {
   static const char *const libs[] = {"cupy", "cupyx", "rmm", "torch"};
-  if (!ctx->model || !gl_mem_imports_any(ctx->src, ctx->tree, libs, 4)) return;
+  if (!ctx->model || !gl_mem_imports_any(ctx->model, libs, 4)) return;
   ostate st = {.ctx = ctx};
   gl_mwalk w;
-  gl_mwalk_init(&w, ts_tree_root_node(ctx->tree));
+  gl_mwalk_init_in(&w, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_mwalk_next(&w, &n)) {
     while (st.scopes.len && ts_node_start_byte(n) >= ts_node_end_byte(*gl_vec_last(&st.scopes)))

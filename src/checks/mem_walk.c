@@ -7,20 +7,49 @@
 #include <string.h>
 
 static void push(gl_mwalk *w) {
-  gl_mframe f = {ts_tree_cursor_current_node(&w->c), ts_tree_cursor_current_field_name(&w->c)};
+  gl_mframe f = {ts_tree_cursor_current_node(&w->c), ts_tree_cursor_current_field_name(&w->c), 0};
   gl_vec_push(&w->stack, f);
 }
 
 void gl_mwalk_init(gl_mwalk *w, TSNode root) {
   memset(w, 0, sizeof(*w));
   w->c = ts_tree_cursor_new(root);
-  gl_mframe f = {root, NULL};
+  gl_mframe f = {root, NULL, 0};
   gl_vec_push(&w->stack, f);
 }
 
+void gl_mwalk_init_in(gl_mwalk *w, const gl_model *m, TSNode root) {
+  uint32_t i = m ? gl_model_node_index(m, root) : GL_MODEL_NO_NODE;
+  if (i == GL_MODEL_NO_NODE) {
+    gl_mwalk_init(w, root);
+    return;
+  }
+  memset(w, 0, sizeof(*w));
+  w->m = m;
+  w->lang = ts_tree_language(root.tree);
+  w->at = i;
+  w->end = gl_model_node_end(m, i);
+}
+
 void gl_mwalk_free(gl_mwalk *w) {
-  ts_tree_cursor_delete(&w->c);
+  if (!w->m) ts_tree_cursor_delete(&w->c);
   gl_vec_free(&w->stack);
+}
+
+/* Index mode: the next node, its named ancestors below the walk's root on the stack. */
+static bool next_in_index(gl_mwalk *w, TSNode *out) {
+  if (w->started) w->at = w->skip ? gl_model_node_end(w->m, w->at) : w->at + 1;
+  w->skip = false;
+  if (w->at >= w->end) return false;
+  while (w->stack.len && gl_vec_last(&w->stack)->end <= w->at) w->stack.len--;
+  TSFieldId fid = w->started ? gl_model_node_field(w->m, w->at) : 0;
+  w->started = true;
+  gl_mframe f = {gl_model_node_at(w->m, w->at),
+                 fid ? ts_language_field_name_for_id(w->lang, fid) : NULL,
+                 gl_model_node_end(w->m, w->at)};
+  gl_vec_push(&w->stack, f);
+  *out = f.node;
+  return true;
 }
 
 void gl_mwalk_skip(gl_mwalk *w) { w->skip = true; }
@@ -44,6 +73,7 @@ static bool step(gl_mwalk *w) {
 }
 
 bool gl_mwalk_next(gl_mwalk *w, TSNode *out) {
+  if (w->m) return next_in_index(w, out);
   if (!w->started) {
     w->started = true;
     TSNode n = w->stack.data[0].node;
@@ -133,51 +163,8 @@ TSNode gl_mem_arg(TSNode call, uint32_t i) {
 
 bool gl_mem_is_true(TSNode n) { return gl_mem_is(n, "true"); }
 
-/* Statement containers the import scan descends into; everything else is skipped. */
-static bool holds_statements(TSNode n) {
-  static const char *const kinds[] = {
-      "module", "block", "if_statement", "elif_clause", "else_clause", "try_statement",
-      "except_clause", "except_group_clause", "finally_clause", "with_statement",
-      "for_statement", "while_statement", "function_definition", "class_definition",
-      "decorated_definition", "match_statement", "case_clause"};
-  for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
-    if (gl_mem_is(n, kinds[i])) return true;
-  return false;
-}
-
-/* True when dotted name d (an import's module) starts with one of libs as a whole segment. */
-static bool names_lib(const gl_source *src, TSNode d, const char *const *libs, size_t n) {
-  if (!gl_mem_is(d, "dotted_name") || ts_node_named_child_count(d) == 0) return false;
-  TSNode first = ts_node_named_child(d, 0);
+bool gl_mem_imports_any(const gl_model *m, const char *const *libs, size_t n) {
   for (size_t i = 0; i < n; i++)
-    if (gl_mem_text_is(src, first, libs[i])) return true;
+    if (gl_model_imports(m, libs[i])) return true;
   return false;
-}
-
-static bool import_names_lib(const gl_source *src, TSNode imp, const char *const *libs, size_t n) {
-  if (gl_mem_is(imp, "import_from_statement"))
-    return names_lib(src, ts_node_child_by_field_name(imp, "module_name", 11), libs, n);
-  uint32_t k = ts_node_named_child_count(imp);
-  for (uint32_t i = 0; i < k; i++) {
-    TSNode c = ts_node_named_child(imp, i);
-    if (gl_mem_is(c, "aliased_import")) c = ts_node_child_by_field_name(c, "name", 4);
-    if (names_lib(src, c, libs, n)) return true;
-  }
-  return false;
-}
-
-bool gl_mem_imports_any(const gl_source *src, const TSTree *tree, const char *const *libs,
-                        size_t n) {
-  gl_mwalk w;
-  gl_mwalk_init(&w, ts_tree_root_node(tree));
-  TSNode node;
-  bool hit = false;
-  while (!hit && gl_mwalk_next(&w, &node)) {
-    if (gl_mem_is(node, "import_statement") || gl_mem_is(node, "import_from_statement"))
-      hit = import_names_lib(src, node, libs, n);
-    else if (!holds_statements(node))
-      gl_mwalk_skip(&w);
-  }
-  gl_mwalk_free(&w);
-  return hit;
 }

@@ -21,16 +21,24 @@
 typedef struct gl_mframe {
   TSNode node;
   const char *field;   /* the field name of node in its parent, or NULL */
+  uint32_t end;        /* index mode: one past the node's subtree */
 } gl_mframe;
 
+/* Cursor mode walks the tree; index mode (gl_mwalk_init_in) reads the model's node index, an
+ * array, and its stack holds named nodes only. Both return the same nodes. */
 typedef struct gl_mwalk {
   TSTreeCursor c;
-  gl_vec(gl_mframe) stack;   /* root .. current node, every node the cursor passed (named or not) */
+  gl_vec(gl_mframe) stack;   /* root .. current node (cursor mode: named or not) */
   bool started, skip;
+  const gl_model *m;         /* index mode when non-NULL */
+  const TSLanguage *lang;
+  uint32_t at, end;          /* index mode: the node last returned; one past the subtree */
 } gl_mwalk;
 
 /* Starts a walk of root's subtree, root included. Free with gl_mwalk_free. */
 void gl_mwalk_init(gl_mwalk *w, TSNode root);
+/* The same through the model's index when m is non-NULL and indexes root. */
+void gl_mwalk_init_in(gl_mwalk *w, const gl_model *m, TSNode root);
 void gl_mwalk_free(gl_mwalk *w);
 
 /* The next named node in pre-order, or false at the end of the subtree. */
@@ -73,9 +81,8 @@ bool gl_mem_is_true(TSNode n);
 
 /* True when the file imports (anywhere: module level, functions, classes, if / try / with /
  * loop bodies) a module whose top-level package is one of libs[0..n) (`import cupy.cuda`,
- * `from numba import cuda`; relative imports never). Walks statements only, not expressions:
- * the cheap first question of a check. */
-bool gl_mem_imports_any(const gl_source *src, const TSTree *tree, const char *const *libs,
-                        size_t n);
+ * `from numba import cuda`; relative imports never): gl_model_imports, the cheap first question
+ * of a check. */
+bool gl_mem_imports_any(const gl_model *m, const char *const *libs, size_t n);
 
 #endif

@@ -145,10 +145,10 @@ static void report(const wstate *st, const wfact *leak) {
 
 void gl_check_warp_primitive_id_outlives_object(const gl_check_ctx *ctx) {
   static const char *const libs[] = {"warp"};
-  if (!ctx->model || !gl_mem_imports_any(ctx->src, ctx->tree, libs, 1)) return;
+  if (!ctx->model || !gl_mem_imports_any(ctx->model, libs, 1)) return;
   wstate st = {.ctx = ctx};
   gl_mwalk w;
-  gl_mwalk_init(&w, ts_tree_root_node(ctx->tree));
+  gl_mwalk_init_in(&w, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_mwalk_next(&w, &n)) {
     while (st.scopes.len && ts_node_start_byte(n) >= ts_node_end_byte(*gl_vec_last(&st.scopes)))

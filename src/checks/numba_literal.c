@@ -167,7 +167,7 @@ static void scan_body(const gl_check_ctx *ctx, TSNode def, sigkind sig) {
   TSNode body = ts_node_child_by_field_name(def, "body", 4);
   if (ts_node_is_null(body)) return;
   gl_bscan s;
-  gl_bscan_init(&s, body);
+  gl_bscan_init_in(&s, ctx->model, body);
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
     if (gl_bscan_is_scope(n) || is_kind(n, "decorated_definition")) {
@@ -183,7 +183,7 @@ static void scan_body(const gl_check_ctx *ctx, TSNode def, sigkind sig) {
 static void run(const gl_check_ctx *ctx, sigkind want) {
   if (!ctx->model || !ctx->src->bytes || !strstr(ctx->src->bytes, "numba")) return;
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(ctx->tree));
+  gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
     if (!is_kind(n, "decorated_definition")) continue;

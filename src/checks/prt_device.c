@@ -251,7 +251,7 @@ void gl_check_cross_device_array_use(const gl_check_ctx *ctx) {
   if (!strstr(b, "Device(") && !strstr(b, "cuda:")) return;
   dstate st = {.ctx = ctx};
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(ctx->tree));
+  gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
     st.scope = gl_vscope_enter(&st.scopes, n);

@@ -214,7 +214,7 @@ void gl_check_no_gpu_availability_guard(const gl_check_ctx *ctx) {
   if (!ctx->model) return;
   gstate st = {.ctx = ctx};
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(ctx->tree));
+  gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n) && !st.guarded) {
     st.scope = gl_vscope_enter(&st.scopes, n);

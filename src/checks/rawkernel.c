@@ -89,7 +89,7 @@ static void add_binding(rstate *st, TSNode t, TSNode value) {
 
 static void collect(rstate *st) {
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(st->ctx->tree));
+  gl_bscan_init_in(&s, st->ctx->model, ts_tree_root_node(st->ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
     const char *t = ts_node_type(n);

@@ -247,7 +247,7 @@ static void run(const gl_check_ctx *ctx, bool pandas) {
   if (!strstr(ctx->src->bytes, gate) && !strstr(ctx->src->bytes, "fromfile")) return;
   sstate st = {.ctx = ctx, .pandas = pandas};
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(ctx->tree));
+  gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
     st.scope = gl_vscope_enter(&st.scopes, n);

@@ -175,7 +175,7 @@ void gl_check_metric_mismatch_in_port(const gl_check_ctx *ctx) {
   if (!strstr(ctx->src->bytes, "faiss")) return;
   mstate st = {.ctx = ctx};
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(ctx->tree));
+  gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n))
     if (gl_vio_is(n, "call")) look(&st, n);

@@ -231,7 +231,7 @@ void gl_check_approximate_index_without_recall(const gl_check_ctx *ctx) {
   if (!strstr(ctx->src->bytes, "cuvs") && !strstr(ctx->src->bytes, "pylibraft")) return;
   vstate st = {.ctx = ctx};
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(ctx->tree));
+  gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n) && !st.recall) look(&st, n, gl_vscope_enter(&st.scopes, n));
   gl_bscan_free(&s);

@@ -110,7 +110,7 @@ static void note_grad_read(gstate *st, TSNode n) {
 
 static void walk(gstate *st) {
   gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(st->ctx->tree));
+  gl_bscan_init_in(&s, st->ctx->model, ts_tree_root_node(st->ctx->tree));
   TSNode n;
   gl_kernel k;
   while (gl_bscan_next(&s, &n)) {

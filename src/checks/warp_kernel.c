@@ -193,6 +193,7 @@ static void check_kernel(const gl_kernel *k, void *data) {
 }
 
 void gl_check_warp_kernel_constraints(const gl_check_ctx *ctx) {
+  if (ctx->model && !gl_model_imports(ctx->model, "warp")) return;   /* no Warp kernel here */
   wstate st = {.ctx = ctx};
   gl_kernel_walk(ctx->model, ctx->src, ctx->tree, (1u << GL_K_WARP) | (1u << GL_K_WARP_FUNC),
                  check_kernel, host_node, &st);
