@@ -182,10 +182,52 @@ static void test_text_and_kinds(void **state) {
   done(f);
 }
 
+/* The index mode (gl_mwalk_init_in) returns what the cursor mode does: the same nodes, fields,
+ * ancestors and skips, from the root and from a subtree. */
+static void same_walk(const fx *f, TSNode root) {
+  gl_mwalk a, b;
+  gl_mwalk_init(&a, root);
+  gl_mwalk_init_in(&b, f->m, root);
+  assert_non_null(b.m);
+  TSNode na, nb;
+  for (int i = 0;; i++) {
+    bool ha = gl_mwalk_next(&a, &na), hb = gl_mwalk_next(&b, &nb);
+    assert_int_equal(ha, hb);
+    if (!ha) break;
+    assert_true(ts_node_eq(na, nb));
+    const char *fa = gl_mwalk_field(&a), *fb = gl_mwalk_field(&b);
+    assert_true(fa == fb || (fa && fb && strcmp(fa, fb) == 0));
+    for (size_t k = 0; k < 4; k++) {
+      const char *ua = NULL, *ub = NULL;
+      TSNode pa = gl_mwalk_up(&a, k, &ua), pb = gl_mwalk_up(&b, k, &ub);
+      assert_true(ts_node_eq(pa, pb));
+      assert_true(ua == ub || (ua && ub && strcmp(ua, ub) == 0));
+    }
+    if (i % 7 == 3) {   /* skip some subtrees in both */
+      gl_mwalk_skip(&a);
+      gl_mwalk_skip(&b);
+    }
+  }
+  gl_mwalk_free(&a);
+  gl_mwalk_free(&b);
+}
+
+static void test_index_mode_matches_cursor(void **state) {
+  (void)state;
+  fx *f = build("import cupy as cp\n"
+                "class C:\n    def m(self, x=1):\n        return [y for y in x if y]\n"
+                "for i in range(3):\n    a = cp.zeros(3)\n    a[i] += f(i, k=2)\n"
+                "with open(p) as fh:\n    d = {k: v for k, v in fh}\n");
+  TSNode root = ts_tree_root_node(f->tree);
+  same_walk(f, root);
+  same_walk(f, ts_node_named_child(root, 2));   /* the for statement */
+  done(f);
+}
+
 static bool imports(const char *code, const char *lib) {
   fx *f = build(code);
   const char *libs[1] = {lib};
-  bool r = gl_mem_imports_any(&f->src, f->tree, libs, 1);
+  bool r = gl_mem_imports_any(f->m, libs, 1);
   done(f);
   return r;
 }
@@ -215,6 +257,7 @@ int main(void) {
       cmocka_unit_test(test_call_helpers),
       cmocka_unit_test(test_text_and_kinds),
       cmocka_unit_test(test_imports_any),
+      cmocka_unit_test(test_index_mode_matches_cursor),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
