@@ -36,9 +36,9 @@ repos:
     hooks:
       - id: gpulint
 YAML
-printf 'import cupy as cp\n\nx = cp.zeros(4)\nfor i in range(3):\n    v = float(x.sum())\n' > a.py
+printf 'import cupy as cp\n\nx = cp.zeros(4, dtype=cp.float32)\nfor i in range(3):\n    v = float(x.sum())\n' > a.py
 cp a.py notes.txt
-printf 'import cupy as cp\n\ny = cp.ones(2).sum()\n' > b.py
+printf 'import cupy as cp\n\ny = cp.ones(2, dtype=cp.float32).sum()\n' > b.py
 git add .pre-commit-config.yaml a.py b.py notes.txt
 
 set +e
@@ -55,7 +55,7 @@ grep -qF "Found 1 finding (0 errors, 1 warning, 0 notes) in 2 files" "$tmp/run1.
 if grep -qE 'notes\.txt|b\.py:' "$tmp/run1.log"; then fail "the hook reported a non-Python or clean file"; fi
 
 # The fix: copy once after the loop.
-printf 'import cupy as cp\n\nx = cp.zeros(4)\nfor i in range(3):\n    x += 1\nv = float(x.sum())\n' > a.py
+printf 'import cupy as cp\n\nx = cp.zeros(4, dtype=cp.float32)\nfor i in range(3):\n    x += 1\nv = float(x.sum())\n' > a.py
 git add a.py
 pre-commit run --all-files > "$tmp/run2.log" 2>&1 || { cat "$tmp/run2.log"; fail "pre-commit failed after the fix"; }
 cat "$tmp/run2.log"

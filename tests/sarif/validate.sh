@@ -18,6 +18,10 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # Input: a copy of the examples and fixtures plus a file with a syntax error and a noqa.
 mkdir -p "$tmp/src"
 cp -r "$repo/examples" "$repo/tests/rules/fixtures" "$tmp/src/"
+# The multitool's GH1004 (raised to an error below) flags a run of over 1,000 results: the legacy
+# fixtures (about 330 results of one shape: an import or a name) stay out; examples/ still has
+# legacy findings.
+rm -rf "$tmp/src/fixtures/legacy"
 # notebooks: results point into the .ipynb json text (UTF-16 columns, json-line hashes)
 cp -r "$repo/tests/fixtures/notebooks" "$tmp/src/"
 printf 'import cuspatial  # noqa: GPU102\nimport cuxfilter\ndef broken(:\n    pass\n' >"$tmp/src/mixed.py"
