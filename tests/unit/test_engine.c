@@ -8,48 +8,16 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "engine.h"
-#include "parse.h"
-
-typedef struct ctx {
-  gl_ruleset *set;
-  gl_matcher *matcher;
-  gl_engine_opts opts;
-} ctx;
+#include "engine_fixture.h"
 
 static int setup(void **state) {
-  ctx *c = calloc(1, sizeof(*c));
-  gl_diag_list errs = {0};
-  c->set = gl_rules_new();
-  gl_rules_add_builtin(c->set, &errs);
-  gl_rules_finish(c->set, &errs);
-  const char *all[] = {"ALL"};
-  gl_diag err = {0};
-  if (gl_rules_select(c->set, all, 1, NULL, 0, NULL, 0, &err) != 0) return -1;
-  c->matcher = gl_match_new(c->set, gl_parse_language(), &errs);
-  if (errs.len || !c->matcher) return -1;
-  c->opts = (gl_engine_opts){.jobs = 1, .parse_timeout_ms = 5000, .prefilter = true};
-  *state = c;
-  return 0;
-}
-
-static int teardown(void **state) {
-  ctx *c = *state;
-  gl_match_free(c->matcher);
-  gl_rules_free(c->set);
-  free(c);
-  return 0;
-}
-
-static gl_file_result lint(const ctx *c, const char *text) {
-  gl_file_result r = {0};
-  gl_engine_lint_buffer("t.py", text, strlen(text), c->set, c->matcher, &c->opts, &r);
-  return r;
+  static const char *const all[] = {"ALL"};
+  return engine_setup(state, all, 1);
 }
 
 static void test_finding_has_frame_and_hash(void **state) {
   ctx *c = *state;
-  gl_file_result r = lint(c, "x = 1\nimport cuspatial as cs\n");
+  gl_file_result r = lint_py(c, "x = 1\nimport cuspatial as cs\n");
   assert_int_equal(r.findings.len, 1);
   gl_finding *f = &r.findings.data[0];
   assert_string_equal(f->rule->id, "GPU102");
@@ -66,7 +34,7 @@ static void test_finding_has_frame_and_hash(void **state) {
 
 static void test_noqa_and_skip_file(void **state) {
   ctx *c = *state;
-  gl_file_result r = lint(c, "import cuspatial  # noqa: GPU102\nimport cuxfilter  # noqa: GPU102\n");
+  gl_file_result r = lint_py(c, "import cuspatial  # noqa: GPU102\nimport cuxfilter  # noqa: GPU102\n");
   assert_int_equal(r.findings.len, 3);
   assert_true(r.findings.data[0].suppressed);   /* names its id */
   assert_false(r.findings.data[1].suppressed);  /* names another id */
@@ -75,7 +43,7 @@ static void test_noqa_and_skip_file(void **state) {
   assert_int_equal(r.findings.data[2].region.start_line, 2);
   assert_string_equal(r.findings.data[2].message, "unused `noqa` directive (unused: `GPU102`)");
   gl_file_result_free(&r);
-  r = lint(c, "import cuspatial\n# gpulint: skip-file\nimport cuxfilter\n");
+  r = lint_py(c, "import cuspatial\n# gpulint: skip-file\nimport cuxfilter\n");
   assert_int_equal(r.findings.len, 2);
   assert_true(r.findings.data[0].suppressed);
   assert_true(r.findings.data[1].suppressed);
@@ -84,7 +52,7 @@ static void test_noqa_and_skip_file(void **state) {
 
 static void test_syntax_error_is_a_note_not_a_skip(void **state) {
   ctx *c = *state;
-  gl_file_result r = lint(c, "import cuspatial\ndef f(:\n    pass\n");
+  gl_file_result r = lint_py(c, "import cuspatial\ndef f(:\n    pass\n");
   assert_int_equal(r.findings.len, 1);
   assert_int_equal(r.notes.len, 1);
   assert_int_equal(r.notes.data[0].kind, GL_NOTE_SYNTAX_ERROR);
@@ -96,13 +64,13 @@ static void test_syntax_error_is_a_note_not_a_skip(void **state) {
 static void test_prefilter_skips_unparsed(void **state) {
   ctx *c = *state;
   /* a syntax error in a file naming no trigger word: not parsed, so no notification either */
-  gl_file_result r = lint(c, "def f(:\n    pass\n");
+  gl_file_result r = lint_py(c, "def f(:\n    pass\n");
   assert_int_equal(r.findings.len, 0);
   assert_int_equal(r.notes.len, 0);
   assert_true(r.linted);
   gl_file_result_free(&r);
   c->opts.prefilter = false;
-  r = lint(c, "def f(:\n    pass\n");
+  r = lint_py(c, "def f(:\n    pass\n");
   assert_int_equal(r.notes.len, 1);
   c->opts.prefilter = true;
   gl_file_result_free(&r);
@@ -138,5 +106,5 @@ int main(void) {
       cmocka_unit_test(test_prefilter_skips_unparsed),
       cmocka_unit_test(test_depth_guard),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, setup, engine_teardown);
 }

@@ -11,51 +11,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "engine.h"
-#include "parse.h"
-
-typedef struct ctx {
-  gl_ruleset *set;
-  gl_matcher *matcher;
-  gl_engine_opts opts;
-} ctx;
+#include "engine_fixture.h"
 
 static int setup(void **state) {
-  ctx *c = calloc(1, sizeof(*c));
-  gl_diag_list errs = {0};
-  c->set = gl_rules_new();
-  gl_rules_add_builtin(c->set, &errs);
-  gl_rules_finish(c->set, &errs);
-  const char *sel[] = {"GPU603", "GPU604", "GPU605"};
-  gl_diag err = {0};
-  if (gl_rules_select(c->set, sel, 3, NULL, 0, NULL, 0, &err) != 0) return -1;
-  c->matcher = gl_match_new(c->set, gl_parse_language(), &errs);
-  if (errs.len || !c->matcher) return -1;
-  c->opts = (gl_engine_opts){.jobs = 1, .parse_timeout_ms = 5000, .prefilter = true};
-  *state = c;
-  return 0;
-}
-
-static int teardown(void **state) {
-  ctx *c = *state;
-  gl_match_free(c->matcher);
-  gl_rules_free(c->set);
-  free(c);
-  return 0;
-}
-
-static gl_file_result lint_py(const ctx *c, const char *text) {
-  gl_file_result r = {0};
-  gl_engine_lint_buffer("t.py", text, strlen(text), c->set, c->matcher, &c->opts, &r);
-  return r;
-}
-
-static void assert_finding(const gl_finding *f, const char *id, uint32_t line, uint32_t col,
-                           uint32_t end_col) {
-  assert_string_equal(f->rule->id, id);
-  assert_int_equal(f->region.start_line, line);
-  assert_int_equal(f->region.start_col, col);
-  assert_int_equal(f->region.end_col, end_col);
+  static const char *const sel[] = {"GPU603", "GPU604", "GPU605"};
+  return engine_setup(state, sel, 3);
 }
 
 static const char KERNEL[] = "from numba import cuda\n"
@@ -156,5 +116,5 @@ int main(void) {
       cmocka_unit_test(test_capture_after_the_loop),
       cmocka_unit_test(test_rebound_kernel_name),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, setup, engine_teardown);
 }

@@ -10,51 +10,11 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "engine.h"
-#include "parse.h"
-
-typedef struct ctx {
-  gl_ruleset *set;
-  gl_matcher *matcher;
-  gl_engine_opts opts;
-} ctx;
+#include "engine_fixture.h"
 
 static int setup(void **state) {
-  ctx *c = calloc(1, sizeof(*c));
-  gl_diag_list errs = {0};
-  c->set = gl_rules_new();
-  gl_rules_add_builtin(c->set, &errs);
-  gl_rules_finish(c->set, &errs);
-  const char *sel[] = {"search-io-portability"};
-  gl_diag err = {0};
-  if (gl_rules_select(c->set, sel, 1, NULL, 0, NULL, 0, &err) != 0) return -1;
-  c->matcher = gl_match_new(c->set, gl_parse_language(), &errs);
-  if (errs.len || !c->matcher) return -1;
-  c->opts = (gl_engine_opts){.jobs = 1, .parse_timeout_ms = 5000, .prefilter = true};
-  *state = c;
-  return 0;
-}
-
-static int teardown(void **state) {
-  ctx *c = *state;
-  gl_match_free(c->matcher);
-  gl_rules_free(c->set);
-  free(c);
-  return 0;
-}
-
-static gl_file_result lint_py(const ctx *c, const char *text) {
-  gl_file_result r = {0};
-  gl_engine_lint_buffer("t.py", text, strlen(text), c->set, c->matcher, &c->opts, &r);
-  return r;
-}
-
-static void assert_at(const gl_finding *f, const char *id, uint32_t line, uint32_t col,
-                      uint32_t end_col) {
-  assert_string_equal(f->rule->id, id);
-  assert_int_equal(f->region.start_line, line);
-  assert_int_equal(f->region.start_col, col);
-  assert_int_equal(f->region.end_col, end_col);
+  static const char *const sel[] = {"search-io-portability"};
+  return engine_setup(state, sel, 1);
 }
 
 static void test_fromfile_through_name(void **state) {
@@ -65,7 +25,7 @@ static void test_fromfile_through_name(void **state) {
                              "    return cp.asarray(h)\n");
   assert_int_equal(r.findings.len, 1);
   const gl_finding *f = &r.findings.data[0];
-  assert_at(f, "GPU861", 6, 12, 25);
+  assert_finding(f, "GPU861", 6, 12, 25);
   assert_string_equal(f->message,
                       "`np.fromfile` (line 5) reads the file into host memory and `cp.asarray` "
                       "then copies it to the GPU; KvikIO reads it straight into device memory "
@@ -88,11 +48,11 @@ static void test_fromfile_edges(void **state) {
                              "def f():\n"
                              "    return cp.asarray(h)\n");
   assert_int_equal(r.findings.len, 1);
-  assert_at(&r.findings.data[0], "GPU861", 4, 9, 22);
+  assert_finding(&r.findings.data[0], "GPU861", 4, 9, 22);
   gl_file_result_free(&r);
   r = lint_py(*state, "import cupy\nx = cupy.fromfile('a.bin', dtype=cupy.int8)\n");
   assert_int_equal(r.findings.len, 1);
-  assert_at(&r.findings.data[0], "GPU861", 2, 5, 44);
+  assert_finding(&r.findings.data[0], "GPU861", 2, 5, 44);
   assert_string_equal(r.findings.data[0].message,
                       "`cupy.fromfile` reads the file with NumPy into host memory and then copies "
                       "it to the GPU; KvikIO reads it straight into device memory "
@@ -109,7 +69,7 @@ static void test_pandas_reader(void **state) {
                              "h = cudf.from_pandas(pd.read_csv('y.csv', iterator=True))\n");
   assert_int_equal(r.findings.len, 1);
   const gl_finding *f = &r.findings.data[0];
-  assert_at(f, "GPU863", 4, 5, 23);
+  assert_finding(f, "GPU863", 4, 5, 23);
   assert_string_equal(f->message,
                       "`pd.read_parquet` (line 3) parses the file on the CPU and `cudf.DataFrame` "
                       "then copies the frame to the GPU; read it with the matching `cudf.read_*` "
@@ -124,7 +84,7 @@ static void test_guard_message(void **state) {
                              "def pick(gpu):\n    if gpu:\n        return cuda\n    return np\n");
   assert_int_equal(r.findings.len, 1);
   const gl_finding *f = &r.findings.data[0];
-  assert_at(f, "GPU871", 2, 1, 23);
+  assert_finding(f, "GPU871", 2, 1, 23);
   assert_string_equal(f->message,
                       "`numba.cuda` is imported unconditionally, but this file has a CPU path "
                       "(`return np`, line 7): on a machine without it the module fails at import "
@@ -156,7 +116,7 @@ static void test_cross_device_message(void **state) {
                              "with cp.cuda.Device(1), open('log') as log:\n    b = 2 * a\n");
   assert_int_equal(r.findings.len, 1);
   const gl_finding *f = &r.findings.data[0];
-  assert_at(f, "GPU872", 5, 13, 14);
+  assert_finding(f, "GPU872", 5, 13, 14);
   assert_string_equal(f->message,
                       "`a` was made on GPU 0 (line 3) and is used here under "
                       "`cp.cuda.Device(1)`; copy it to this device first (`cp.asarray(a)` "
@@ -174,7 +134,7 @@ static void test_cross_device_torch(void **state) {
                              "z = torch.zeros(4, device='cuda:123')\n"
                              "w = x + y\nv = x + z\n");
   assert_int_equal(r.findings.len, 1); /* cuda:123 is not read as a device number */
-  assert_at(&r.findings.data[0], "GPU872", 5, 5, 6);
+  assert_finding(&r.findings.data[0], "GPU872", 5, 5, 6);
   assert_string_equal(r.findings.data[0].message,
                       "`x` is on cuda:0 (line 2) and is used here with data on cuda:12; move it "
                       "explicitly (`.to(...)`) or keep the computation on one device");
@@ -194,13 +154,13 @@ static void test_recall_and_metric(void **state) {
   size_t mi = strcmp(r.findings.data[0].rule->id, "GPU852") == 0 ? 0 : 1;
   const gl_finding *m = &r.findings.data[mi];
   const gl_finding *a = &r.findings.data[m == &r.findings.data[0] ? 1 : 0];
-  assert_at(m, "GPU852", 5, 21, 40);
+  assert_finding(m, "GPU852", 5, 21, 40);
   assert_string_equal(m->message,
                       "the GPU index uses squared L2 by default (`cagra.IndexParams()`) but the "
                       "Faiss index `faiss.IndexFlatIP` (line 4) uses inner product: the two rank "
                       "neighbours differently, so results and recall are not comparable; pass "
                       "`metric=\"inner_product\"`");
-  assert_at(a, "GPU851", 6, 12, 56);
+  assert_finding(a, "GPU851", 6, 12, 56);
   assert_string_equal(a->message,
                       "`cagra.search` is an approximate search and this file also runs the exact "
                       "search `faiss.IndexFlatIP` (line 4), but computes no recall: speed of an "
@@ -232,5 +192,5 @@ int main(void) {
       cmocka_unit_test(test_cross_device_torch),
       cmocka_unit_test(test_recall_and_metric),
   };
-  return cmocka_run_group_tests(tests, setup, teardown);
+  return cmocka_run_group_tests(tests, setup, engine_teardown);
 }
