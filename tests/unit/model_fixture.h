@@ -1,6 +1,9 @@
 /* model_fixture.h: a parsed source and its model, for the unit tests of the model stage
- * (test_model.c, test_prov.c): build one from a string, find a node by type and text, free it.
- * Owns: nothing outside a test; every function is static (header-only, included once per test).
+ * (test_model.c, test_model_index.c, test_prov.c) and of the checks' tree helpers
+ * (test_kernel_scan.c, test_mem_walk.c, test_bench_scan.c): build one from a string, find a node
+ * by type and text, free it.
+ * Owns: nothing outside a test; every function is static inline (header-only, a test may use any
+ * subset).
  * Threads: single-threaded test code. Include after <cmocka.h>. */
 #ifndef GL_TEST_MODEL_FIXTURE_H
 #define GL_TEST_MODEL_FIXTURE_H
@@ -22,7 +25,7 @@ typedef struct fx {
 } fx;
 
 /* Parses code[0..len) and builds its model with lm (borrowed); fails the test on a parse error. */
-static fx *fx_build(const char *code, size_t len, const gl_libmodels *lm) {
+static inline fx *fx_build(const char *code, size_t len, const gl_libmodels *lm) {
   fx *f = calloc(1, sizeof(*f));
   assert_non_null(f);
   gl_load_buffer(&f->src, "t.py", code, len);
@@ -36,7 +39,7 @@ static fx *fx_build(const char *code, size_t len, const gl_libmodels *lm) {
   return f;
 }
 
-static void done(fx *f) {
+static inline void done(fx *f) {
   gl_model_free(f->m);
   ts_tree_delete(f->tree);
   gl_source_free(&f->src);
@@ -45,7 +48,7 @@ static void done(fx *f) {
 
 /* The nth (0-based) named node of `type` whose text is `text`, in document order (an iterative
  * cursor walk); fails the test when there is none. */
-static TSNode find(const fx *f, const char *type, const char *text, int nth) {
+static inline TSNode find(const fx *f, const char *type, const char *text, int nth) {
   TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(f->tree));
   size_t tl = strlen(text);
   int want = nth;

@@ -14,50 +14,10 @@
 #include <cmocka.h>
 
 #include "checks/bench_scan.h"
-#include "load.h"
-#include "model.h"
-#include "parse.h"
+#include "model_fixture.h"
 
-typedef struct fx {
-  gl_source src;
-  TSTree *tree;
-  gl_model *m;
-} fx;
-
-static fx *build(const char *code) {
-  fx *f = calloc(1, sizeof(*f));
-  gl_load_buffer(&f->src, "t.py", code, strlen(code));
-  gl_parser *p = gl_parse_new(0, 0);
-  gl_diag err;
-  f->tree = gl_parse_source(p, &f->src, &err);
-  gl_parse_free(p);
-  f->m = gl_model_build(&f->src, f->tree, NULL);
-  return f;
-}
-
-static void done(fx *f) {
-  gl_model_free(f->m);
-  ts_tree_delete(f->tree);
-  gl_source_free(&f->src);
-  free(f);
-}
-
-/* The nth (0-based) named node of a type whose text is text, in pre-order. */
-static TSNode find(const fx *f, const char *type, const char *text, int nth) {
-  gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(f->tree));
-  TSNode n, hit = {0};
-  while (gl_bscan_next(&s, &n)) {
-    if (strcmp(ts_node_type(n), type) != 0 || !gl_bscan_text_is(&f->src, n, text)) continue;
-    if (nth-- == 0) {
-      hit = n;
-      break;
-    }
-  }
-  gl_bscan_free(&s);
-  assert_false(ts_node_is_null(hit));
-  return hit;
-}
+/* fx, fx_build(), done() and find() come from model_fixture.h; these tests build without models. */
+static fx *build(const char *code) { return fx_build(code, strlen(code), NULL); }
 
 static void test_walk_named_preorder_and_skip(void **state) {
   (void)state;

@@ -16,33 +16,10 @@
 
 #include "checks/bench_scan.h"
 #include "checks/kernel_scan.h"
-#include "load.h"
-#include "model.h"
-#include "parse.h"
+#include "model_fixture.h"
 
-typedef struct fx {
-  gl_source src;
-  TSTree *tree;
-  gl_model *m;
-} fx;
-
-static fx *build(const char *code) {
-  fx *f = calloc(1, sizeof(*f));
-  gl_load_buffer(&f->src, "t.py", code, strlen(code));
-  gl_parser *p = gl_parse_new(0, 0);
-  gl_diag err;
-  f->tree = gl_parse_source(p, &f->src, &err);
-  gl_parse_free(p);
-  f->m = gl_model_build(&f->src, f->tree, NULL);
-  return f;
-}
-
-static void done(fx *f) {
-  gl_model_free(f->m);
-  ts_tree_delete(f->tree);
-  gl_source_free(&f->src);
-  free(f);
-}
+/* fx, fx_build(), done() and find() come from model_fixture.h; these tests build without models. */
+static fx *build(const char *code) { return fx_build(code, strlen(code), NULL); }
 
 typedef struct seen {
   char names[8][16];
@@ -123,36 +100,22 @@ static void test_filter_and_rebound(void **state) {
   done(f);
 }
 
-static TSNode first_of(const fx *f, const char *type, const char *text) {
-  gl_bscan s;
-  gl_bscan_init(&s, ts_tree_root_node(f->tree));
-  TSNode n, hit = {0};
-  while (gl_bscan_next(&s, &n))
-    if (strcmp(ts_node_type(n), type) == 0 && gl_bscan_text_is(&f->src, n, text)) {
-      hit = n;
-      break;
-    }
-  gl_bscan_free(&s);
-  assert_false(ts_node_is_null(hit));
-  return hit;
-}
-
 static void test_api_names(void **state) {
   (void)state;
   fx *f = build("from numba import cuda\nimport numba.cuda as nc\n"
                 "a = cuda.threadIdx.x\nb = nc.threadIdx\nc = cuda.threadIdxs.x\n"
                 "d = cuda.blockIdx.y\n");
-  assert_true(gl_kernel_names_api(f->m, "numba.cuda", first_of(f, "attribute", "cuda.threadIdx.x"),
+  assert_true(gl_kernel_names_api(f->m, "numba.cuda", find(f, "attribute", "cuda.threadIdx.x", 0),
                                   "threadIdx"));
-  assert_true(gl_kernel_names_api(f->m, "numba.cuda", first_of(f, "attribute", "nc.threadIdx"),
+  assert_true(gl_kernel_names_api(f->m, "numba.cuda", find(f, "attribute", "nc.threadIdx", 0),
                                   "threadIdx"));
   assert_false(gl_kernel_names_api(f->m, "numba.cuda",
-                                   first_of(f, "attribute", "cuda.threadIdxs.x"), "threadIdx"));
-  assert_false(gl_kernel_names_api(f->m, "numba.cuda", first_of(f, "attribute", "cuda.blockIdx.y"),
+                                   find(f, "attribute", "cuda.threadIdxs.x", 0), "threadIdx"));
+  assert_false(gl_kernel_names_api(f->m, "numba.cuda", find(f, "attribute", "cuda.blockIdx.y", 0),
                                    "threadIdx"));
-  assert_false(gl_kernel_names_api(f->m, "warp", first_of(f, "attribute", "cuda.threadIdx.x"),
+  assert_false(gl_kernel_names_api(f->m, "warp", find(f, "attribute", "cuda.threadIdx.x", 0),
                                    "threadIdx"));
-  assert_false(gl_kernel_names_api(f->m, "numba.cuda", first_of(f, "identifier", "a"), "threadIdx"));
+  assert_false(gl_kernel_names_api(f->m, "numba.cuda", find(f, "identifier", "a", 0), "threadIdx"));
   assert_true(gl_kernel_api_is("numba.cuda", "numba.cuda.grid", "grid"));
   assert_false(gl_kernel_api_is("numba.cuda", "numba.cudax.grid", "grid"));
   assert_false(gl_kernel_api_is("numba.cuda", "numba.cuda.gridsize", "grid"));

@@ -15,33 +15,10 @@
 #include <cmocka.h>
 
 #include "checks/mem_walk.h"
-#include "load.h"
-#include "model.h"
-#include "parse.h"
+#include "model_fixture.h"
 
-typedef struct fx {
-  gl_source src;
-  TSTree *tree;
-  gl_model *m;
-} fx;
-
-static fx *build(const char *code) {
-  fx *f = calloc(1, sizeof(*f));
-  gl_load_buffer(&f->src, "t.py", code, strlen(code));
-  gl_parser *p = gl_parse_new(0, 0);
-  gl_diag err;
-  f->tree = gl_parse_source(p, &f->src, &err);
-  gl_parse_free(p);
-  f->m = gl_model_build(&f->src, f->tree, NULL);
-  return f;
-}
-
-static void done(fx *f) {
-  gl_model_free(f->m);
-  ts_tree_delete(f->tree);
-  gl_source_free(&f->src);
-  free(f);
-}
+/* fx, fx_build() and done() come from model_fixture.h; these tests build without models. */
+static fx *build(const char *code) { return fx_build(code, strlen(code), NULL); }
 
 /* Walks to the nth (0-based) named node of type whose text is text; fails when there is none.
  * The walk stays positioned there for gl_mwalk_up / gl_mwalk_field (free it after). */
