@@ -198,24 +198,19 @@ static void report(bstate *st) {
   gl_vec_free(&done);
 }
 
+/* One node of the kernel body (gl_kernel_body_each's callback): bindings, guards, index uses. */
+static void body_node(TSNode n, gl_bscan *s, void *data) {
+  bstate *st = data;
+  (void)s;
+  visit(st, n);
+  if (is_kind(n, "subscript") && st->idx.len > 0) note_uses(st, n);
+}
+
 static void check_kernel(const gl_kernel *k, void *data) {
   bstate *st = data;
   st->k = k;
   st->idx.len = st->other.len = st->guards.len = st->uses.len = 0;
-  TSNode body = ts_node_child_by_field_name(k->def, "body", 4);
-  if (ts_node_is_null(body)) return;
-  gl_bscan s;
-  gl_bscan_init(&s, body);
-  TSNode n;
-  while (gl_bscan_next(&s, &n)) {
-    if (gl_bscan_is_scope(n)) {
-      gl_bscan_skip(&s);
-      continue;
-    }
-    visit(st, n);
-    if (is_kind(n, "subscript") && st->idx.len > 0) note_uses(st, n);
-  }
-  gl_bscan_free(&s);
+  if (!gl_kernel_body_each(k, body_node, st)) return;
   report(st);
 }
 

@@ -107,7 +107,8 @@ static bool is_literal_shape(TSNode e) {
   return n > 0;
 }
 
-static void visit(lstate *st, TSNode n, gl_bscan *s) {
+static void visit(TSNode n, gl_bscan *s, void *data) {
+  lstate *st = data;
   const char *t = ts_node_type(n);
   if (strcmp(t, "assignment") == 0 || strcmp(t, "augmented_assignment") == 0 ||
       strcmp(t, "for_statement") == 0) {
@@ -164,19 +165,7 @@ static void check_kernel(const gl_kernel *k, void *data) {
   st->k = k;
   st->locals.len = st->shapes.len = 0;
   note_params(st);
-  TSNode body = ts_node_child_by_field_name(k->def, "body", 4);
-  if (ts_node_is_null(body)) return;
-  gl_bscan s;
-  gl_bscan_init(&s, body);
-  TSNode n;
-  while (gl_bscan_next(&s, &n)) {
-    if (gl_bscan_is_scope(n)) {
-      gl_bscan_skip(&s);
-      continue;
-    }
-    visit(st, n, &s);
-  }
-  gl_bscan_free(&s);
+  if (!gl_kernel_body_each(k, visit, st)) return;
   check_shapes(st);
 }
 

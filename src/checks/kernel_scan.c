@@ -1,6 +1,6 @@
 /* kernel_scan.c: the kernels of a file (kernel_scan.h).
  * Owns: decorator resolution to a kernel kind, the one-pass walk over a file's kernels, the
- *       thread-index API name tests.
+ *       walk over one kernel's body, the thread-index API name tests.
  * Not: any check's logic.
  * Threads: no state beyond the caller's values. */
 #include "checks/kernel_scan.h"
@@ -120,6 +120,23 @@ void gl_kernel_walk(const gl_model *m, const gl_source *src, const TSTree *tree,
 void gl_kernel_each(const gl_model *m, const gl_source *src, const TSTree *tree, unsigned kinds,
                     gl_kernel_fn fn, void *data) {
   gl_kernel_walk(m, src, tree, kinds, fn, NULL, data);
+}
+
+bool gl_kernel_body_each(const gl_kernel *k, gl_kernel_body_fn fn, void *data) {
+  TSNode body = ts_node_child_by_field_name(k->def, "body", 4);
+  if (ts_node_is_null(body)) return false;
+  gl_bscan s;
+  gl_bscan_init(&s, body);
+  TSNode n;
+  while (gl_bscan_next(&s, &n)) {
+    if (gl_bscan_is_scope(n)) {
+      gl_bscan_skip(&s);
+      continue;
+    }
+    fn(n, &s, data);
+  }
+  gl_bscan_free(&s);
+  return true;
 }
 
 bool gl_kernel_api_is(const char *lib, const char *q, const char *tail) {

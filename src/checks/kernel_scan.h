@@ -1,10 +1,10 @@
 /* kernel_scan.h: finding the GPU kernels of a file for the kernel-correctness checks
- * (kernel_bounds.c, kernel_sync.c, warp_kernel.c).
+ * (kernel_bounds.c, kernel_sync.c, kernel_limits.c, warp_kernel.c).
  * Owns: what a kernel is (a def decorated `@cuda.jit`, `@cuda.jit(...)`, `@numba.cuda.jit`,
  *       `@cupyx.jit.rawkernel()`, `@wp.kernel`, `@wp.func`, through any import alias, resolved by
  *       the model), which library's thread-index API it uses, and the walk over every kernel of
  *       a file (one pass: a kernel's subtree is handed to the caller and not walked again; the
- *       other nodes optionally to a second callback).
+ *       other nodes optionally to a second callback), and the walk over one kernel's body.
  * Not: any check's logic; reporting.
  * Threads: no state beyond the caller's values; the tree, source and model are borrowed. */
 #ifndef GL_CHECKS_KERNEL_SCAN_H
@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <tree_sitter/api.h>
 
+#include "checks/bench_scan.h"
 #include "load.h"
 #include "model.h"
 
@@ -47,6 +48,12 @@ void gl_kernel_each(const gl_model *m, const gl_source *src, const TSTree *tree,
 typedef void (*gl_kernel_node_fn)(TSNode n, void *data);
 void gl_kernel_walk(const gl_model *m, const gl_source *src, const TSTree *tree, unsigned kinds,
                     gl_kernel_fn fn, gl_kernel_node_fn other, void *data);
+
+/* Calls fn(n, s, data) for every named node of k's body in pre-order, not entering nested defs,
+ * lambdas or classes (gl_bscan_is_scope); fn may gl_bscan_skip(s) the node's subtree. False,
+ * calling nothing, when k has no body. */
+typedef void (*gl_kernel_body_fn)(TSNode n, gl_bscan *s, void *data);
+bool gl_kernel_body_each(const gl_kernel *k, gl_kernel_body_fn fn, void *data);
 
 /* True when the qualified name q is lib + "." + tail (lib from a gl_kernel). */
 bool gl_kernel_api_is(const char *lib, const char *q, const char *tail);

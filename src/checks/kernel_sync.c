@@ -134,7 +134,9 @@ static void note_if(sstate *st, TSNode n) {
   }
 }
 
-static void visit(sstate *st, TSNode n) {
+static void visit(TSNode n, gl_bscan *s, void *data) {
+  sstate *st = data;
+  (void)s;
   const char *t = ts_node_type(n);
   if (strcmp(t, "assignment") == 0 || strcmp(t, "augmented_assignment") == 0) {
     TSNode l = ts_node_child_by_field_name(n, "left", 4);
@@ -200,19 +202,7 @@ static void check_kernel(const gl_kernel *k, void *data) {
   sstate *st = data;
   st->k = k;
   st->binds.len = st->branches.len = st->syncs.len = st->deps.len = st->grids.len = 0;
-  TSNode body = ts_node_child_by_field_name(k->def, "body", 4);
-  if (ts_node_is_null(body)) return;
-  gl_bscan s;
-  gl_bscan_init(&s, body);
-  TSNode n;
-  while (gl_bscan_next(&s, &n)) {
-    if (gl_bscan_is_scope(n)) {
-      gl_bscan_skip(&s);
-      continue;
-    }
-    visit(st, n);
-  }
-  gl_bscan_free(&s);
+  if (!gl_kernel_body_each(k, visit, st)) return;
   if (st->syncs.len == 0) return;
   close_deps(st);
   report(st);

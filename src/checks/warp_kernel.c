@@ -88,6 +88,7 @@ typedef struct wbind {
 
 typedef struct wstate {
   const gl_check_ctx *ctx;
+  const gl_kernel *k;  /* the kernel whose body is being walked */
   gl_vec(wbind) binds;
   gl_bnodes launches;  /* wp.launch(...) calls with a literal device= */
 } wstate;
@@ -174,22 +175,17 @@ static void check_launch_devices(wstate *st, TSNode call) {
   }
 }
 
+/* One node of the kernel body being walked (gl_kernel_body_each's callback). */
+static void body_node(TSNode n, gl_bscan *s, void *data) {
+  const wstate *st = data;
+  visit(st->ctx, st->k, n, s);
+}
+
 static void check_kernel(const gl_kernel *k, void *data) {
-  const gl_check_ctx *ctx = ((const wstate *)data)->ctx;
-  if (k->kind == GL_K_WARP) check_params(ctx, k);
-  TSNode body = ts_node_child_by_field_name(k->def, "body", 4);
-  if (ts_node_is_null(body)) return;
-  gl_bscan s;
-  gl_bscan_init(&s, body);
-  TSNode n;
-  while (gl_bscan_next(&s, &n)) {
-    if (gl_bscan_is_scope(n)) {
-      gl_bscan_skip(&s);
-      continue;
-    }
-    visit(ctx, k, n, &s);
-  }
-  gl_bscan_free(&s);
+  wstate *st = data;
+  if (k->kind == GL_K_WARP) check_params(st->ctx, k);
+  st->k = k;
+  gl_kernel_body_each(k, body_node, st);
 }
 
 void gl_check_warp_kernel_constraints(const gl_check_ctx *ctx) {
