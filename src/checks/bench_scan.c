@@ -7,6 +7,8 @@
 
 #include <string.h>
 
+#define QNAME_CAP 256
+
 void gl_bscan_init(gl_bscan *s, TSNode root) {
   memset(s, 0, sizeof(*s));
   s->c = ts_tree_cursor_new(root);
@@ -160,6 +162,14 @@ bool gl_bscan_callee(const gl_model *m, TSNode call, char *buf, size_t cap) {
   if (strcmp(ts_node_type(call), "call") != 0) return false;
   TSNode fn = ts_node_child_by_field_name(call, "function", 8);
   return !ts_node_is_null(fn) && gl_model_resolve(m, fn, buf, cap);
+}
+
+bool gl_bscan_callee_in(const gl_model *m, TSNode call, const char *const *names, size_t n) {
+  char q[QNAME_CAP];
+  if (!gl_bscan_callee(m, call, q, sizeof q)) return false;
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(q, names[i]) == 0) return true;
+  return false;
 }
 
 TSNode gl_bscan_arg(TSNode call, uint32_t i) {

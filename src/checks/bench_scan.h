@@ -62,6 +62,9 @@ bool gl_bscan_text_is(const gl_source *src, TSNode n, const char *s);
 /* The qualified name of a call's callee (gl_model_resolve) into buf; false when it has none. */
 bool gl_bscan_callee(const gl_model *m, TSNode call, char *buf, size_t cap);
 
+/* True when a call's callee resolves (gl_bscan_callee) to one of names[0..n). */
+bool gl_bscan_callee_in(const gl_model *m, TSNode call, const char *const *names, size_t n);
+
 /* The i-th positional argument of a call (0-based), or a null node. Stops at a splat. */
 TSNode gl_bscan_arg(TSNode call, uint32_t i);
 

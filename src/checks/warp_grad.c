@@ -15,7 +15,6 @@
 #include "checks/bench_scan.h"
 #include "checks/kernel_scan.h"
 
-#define QNAME_CAP 256
 #define MSG_CAP 512
 
 typedef struct gstate {
@@ -41,14 +40,6 @@ static bool has_text(const gl_source *src, const gl_bnodes *l, TSNode n) {
   return false;
 }
 
-static bool callee_in(const gl_check_ctx *ctx, TSNode call, const char *const *t, size_t n) {
-  char q[QNAME_CAP];
-  if (!gl_bscan_callee(ctx->model, call, q, sizeof q)) return false;
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(q, t[i]) == 0) return true;
-  return false;
-}
-
 static void note_with(gstate *st, TSNode w) {
   static const char *const tape[] = {"warp.Tape"};
   TSNode items = ts_node_named_child(w, 0);
@@ -57,7 +48,7 @@ static void note_with(gstate *st, TSNode w) {
     TSNode item = ts_node_named_child(items, i);
     TSNode v = ts_node_child_by_field_name(item, "value", 5);
     TSNode call = !ts_node_is_null(v) && is_kind(v, "as_pattern") ? ts_node_named_child(v, 0) : v;
-    if (ts_node_is_null(call) || !callee_in(st->ctx, call, tape, 1)) continue;
+    if (ts_node_is_null(call) || !gl_bscan_callee_in(st->ctx->model, call, tape, 1)) continue;
     st->tape_end = ts_node_end_byte(w);
     if (is_kind(v, "as_pattern")) {
       TSNode alias = ts_node_child_by_field_name(v, "alias", 5);
@@ -70,7 +61,7 @@ static void note_with(gstate *st, TSNode w) {
 static void note_call(gstate *st, TSNode n) {
   static const char *const launch[] = {"warp.launch", "warp.launch_tiled"};
   if (st->tape_end == 0 || ts_node_start_byte(n) >= st->tape_end) return;
-  if (!callee_in(st->ctx, n, launch, 2)) return;
+  if (!gl_bscan_callee_in(st->ctx->model, n, launch, 2)) return;
   TSNode k = gl_bscan_arg(n, 0);
   if (ts_node_is_null(k)) k = gl_bscan_kwarg(st->ctx->src, n, "kernel");
   if (!ts_node_is_null(k) && is_kind(k, "identifier")) gl_vec_push(&st->taped, k);
@@ -81,7 +72,7 @@ static void note_assignment(gstate *st, TSNode n) {
   TSNode r = ts_node_child_by_field_name(n, "right", 5);
   if (ts_node_is_null(l) || ts_node_is_null(r) || !is_kind(l, "identifier") || !is_kind(r, "call"))
     return;
-  if (!callee_in(st->ctx, r, makers, sizeof makers / sizeof makers[0])) return;
+  if (!gl_bscan_callee_in(st->ctx->model, r, makers, sizeof makers / sizeof makers[0])) return;
   TSNode rg = gl_bscan_kwarg(st->ctx->src, r, "requires_grad");
   gl_vec_push(ts_node_is_null(rg) || gl_bscan_text_is(st->ctx->src, rg, "False") ? &st->plain
                                                                                  : &st->graded,

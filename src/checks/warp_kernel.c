@@ -108,14 +108,6 @@ static wdev literal_device(const gl_source *src, TSNode v) {
   return n >= 4 && memcmp(p, "cuda", 4) == 0 && (n == 4 || p[4] == ':') ? D_CUDA : D_OTHER;
 }
 
-static bool callee_in(const gl_check_ctx *ctx, TSNode call, const char *const *t, size_t n) {
-  char q[QNAME_CAP];
-  if (!gl_bscan_callee(ctx->model, call, q, sizeof q)) return false;
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(q, t[i]) == 0) return true;
-  return false;
-}
-
 static void host_node(TSNode n, void *data) {
   wstate *st = data;
   const gl_check_ctx *ctx = st->ctx;
@@ -125,10 +117,11 @@ static void host_node(TSNode n, void *data) {
     TSNode r = ts_node_child_by_field_name(n, "right", 5);
     if (ts_node_is_null(l) || !is_kind(l, "identifier")) return;
     wdev d = D_OTHER;
-    if (!ts_node_is_null(r) && callee_in(ctx, r, array_makers, sizeof array_makers / sizeof array_makers[0]))
+    if (!ts_node_is_null(r) && gl_bscan_callee_in(ctx->model, r, array_makers,
+                                                  sizeof array_makers / sizeof array_makers[0]))
       d = literal_device(ctx->src, gl_bscan_kwarg(ctx->src, r, "device"));
     gl_vec_push(&st->binds, ((wbind){l, d}));
-  } else if (is_kind(n, "call") && callee_in(ctx, n, launch, 1) &&
+  } else if (is_kind(n, "call") && gl_bscan_callee_in(ctx->model, n, launch, 1) &&
              literal_device(ctx->src, gl_bscan_kwarg(ctx->src, n, "device")) != D_OTHER) {
     gl_vec_push(&st->launches, n);
   }
