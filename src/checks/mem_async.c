@@ -33,7 +33,7 @@ typedef struct xstate {
   const gl_check_ctx *ctx;
   gl_vec(binding) binds;
   gl_vec(xfer) xfers;
-  gl_vec(TSNode) scopes;
+  gl_mscopes scopes;
 } xstate;
 
 static const char *const numpy_fresh[] = {
@@ -259,6 +259,12 @@ static bool host_pageable(const xstate *st, const xfer *x) {
   return gl_mem_is(x->host, "call") && fresh_pageable(st, x->host);
 }
 
+/* One node of the file (gl_mwalk_scoped's callback). */
+static void visit(const gl_mwalk *w, TSNode n, void *data) {
+  if (gl_mem_is(n, "identifier")) visit_identifier(data, w, n);
+  else if (gl_mem_is(n, "call")) visit_call(data, n);
+}
+
 void gl_check_pageable_async_transfer(const gl_check_ctx *ctx) {
   static const char *const libs[] = {"torch", "numba", "numba_cuda_mlir", "cupy"};
   if (!ctx->model || !gl_mem_imports_any(ctx->model, libs, 4)) return;
@@ -268,17 +274,7 @@ void gl_check_pageable_async_transfer(const gl_check_ctx *ctx) {
       !gl_check_source_has(ctx, "copy_to_host") && !gl_check_source_has(ctx, "to_device"))
     return;
   xstate st = {.ctx = ctx};
-  gl_mwalk w;
-  gl_mwalk_init_in(&w, ctx->model, ts_tree_root_node(ctx->tree));
-  TSNode n;
-  while (gl_mwalk_next(&w, &n)) {
-    while (st.scopes.len && ts_node_start_byte(n) >= ts_node_end_byte(*gl_vec_last(&st.scopes)))
-      st.scopes.len--;
-    if (gl_mem_is(n, "function_definition") || gl_mem_is(n, "lambda")) gl_vec_push(&st.scopes, n);
-    else if (gl_mem_is(n, "identifier")) visit_identifier(&st, &w, n);
-    else if (gl_mem_is(n, "call")) visit_call(&st, n);
-  }
-  gl_mwalk_free(&w);
+  gl_mwalk_scoped(ctx->model, ctx->tree, &st.scopes, visit, &st);
   for (size_t i = 0; i < st.xfers.len; i++)
     if (host_pageable(&st, &st.xfers.data[i])) report(&st, &st.xfers.data[i]);
   gl_vec_free(&st.binds);

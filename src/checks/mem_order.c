@@ -27,7 +27,7 @@ typedef struct use {
 typedef struct ostate {
   const gl_check_ctx *ctx;
   gl_vec(use) uses;
-  gl_vec(TSNode) scopes;   /* enclosing function scopes of the current node, innermost last */
+  gl_mscopes scopes;   /* enclosing function scopes of the current node, innermost last */
 } ostate;
 
 static bool has_prefix(const char *q, const char *const *libs, size_t n) {
@@ -174,23 +174,16 @@ static void visit(ostate *st, const gl_mwalk *w, TSNode n) {
   gl_vec_push(&st->uses, u);
 }
 
+/* One node of the file (gl_mwalk_scoped's callback). */
+static void visit_node(const gl_mwalk *w, TSNode n, void *data) {
+  if (gl_mem_is(n, "call") || gl_mem_is(n, "assignment")) visit(data, w, n);
+}
+
 void gl_check_allocator_configured_after_use(const gl_check_ctx *ctx) {
   static const char *const libs[] = {"cupy", "cupyx", "rmm", "torch"};
   if (!ctx->model || !gl_mem_imports_any(ctx->model, libs, 4)) return;
   ostate st = {.ctx = ctx};
-  gl_mwalk w;
-  gl_mwalk_init_in(&w, ctx->model, ts_tree_root_node(ctx->tree));
-  TSNode n;
-  while (gl_mwalk_next(&w, &n)) {
-    while (st.scopes.len && ts_node_start_byte(n) >= ts_node_end_byte(*gl_vec_last(&st.scopes)))
-      st.scopes.len--;
-    if (gl_mem_is(n, "function_definition") || gl_mem_is(n, "lambda")) {
-      gl_vec_push(&st.scopes, n);
-      continue;
-    }
-    if (gl_mem_is(n, "call") || gl_mem_is(n, "assignment")) visit(&st, &w, n);
-  }
-  gl_mwalk_free(&w);
+  gl_mwalk_scoped(ctx->model, ctx->tree, &st.scopes, visit_node, &st);
   gl_vec_free(&st.uses);
   gl_vec_free(&st.scopes);
 }

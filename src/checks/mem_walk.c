@@ -1,5 +1,6 @@
 /* mem_walk.c: the shared walk and node helpers of the memory checks (mem_walk.h).
- * Owns: gl_mwalk's pre-order walk with its ancestor stack; callee, argument and text lookups.
+ * Owns: gl_mwalk's pre-order walk with its ancestor stack, the whole-file walk with its stack of
+ *       enclosing functions; callee, argument and text lookups.
  * Not: any check's logic.
  * Threads: no state beyond the caller's values. */
 #include "checks/mem_walk.h"
@@ -92,6 +93,20 @@ bool gl_mwalk_next(gl_mwalk *w, TSNode *out) {
     return true;
   }
   return false;
+}
+
+void gl_mwalk_scoped(const gl_model *m, const TSTree *tree, gl_mscopes *scopes, gl_mwalk_fn fn,
+                     void *data) {
+  gl_mwalk w;
+  gl_mwalk_init_in(&w, m, ts_tree_root_node(tree));
+  TSNode n;
+  while (gl_mwalk_next(&w, &n)) {
+    while (scopes->len && ts_node_start_byte(n) >= ts_node_end_byte(*gl_vec_last(scopes)))
+      scopes->len--;
+    fn(&w, n, data);
+    if (gl_mem_is(n, "function_definition") || gl_mem_is(n, "lambda")) gl_vec_push(scopes, n);
+  }
+  gl_mwalk_free(&w);
 }
 
 TSNode gl_mwalk_up(const gl_mwalk *w, size_t k, const char **field) {

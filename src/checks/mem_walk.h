@@ -3,7 +3,8 @@
  * Owns: gl_mwalk, a TSTreeCursor walk over the named nodes of one subtree that keeps its own
  *       stack of ancestors and the field name of each (no ts_node_parent, no recursion), and the
  *       small node questions those checks ask (kind, callee name, keyword arguments, whether
- *       the file imports a library at all).
+ *       the file imports a library at all), and the whole-file walk that keeps the enclosing
+ *       functions of the current node.
  * Not: any check's logic, reporting.
  * Threads: a gl_mwalk belongs to one worker and one file; the tree and source are borrowed. */
 #ifndef GL_CHECKS_MEM_WALK_H
@@ -46,6 +47,17 @@ bool gl_mwalk_next(gl_mwalk *w, TSNode *out);
 
 /* Do not descend into the node last returned. */
 void gl_mwalk_skip(gl_mwalk *w);
+
+/* A stack of function_definition and lambda nodes, innermost last. */
+typedef gl_vec(TSNode) gl_mscopes;
+
+/* Walks the whole tree (gl_mwalk_init_in with m, which may be NULL) and calls fn(w, n, data) for
+ * every named node n in pre-order, keeping *scopes the functions and lambdas enclosing n: before
+ * the call it pops those that end before n, after it pushes n when n is one (so fn sees the
+ * scopes around n, not n). */
+typedef void (*gl_mwalk_fn)(const gl_mwalk *w, TSNode n, void *data);
+void gl_mwalk_scoped(const gl_model *m, const TSTree *tree, gl_mscopes *scopes, gl_mwalk_fn fn,
+                     void *data);
 
 /* The k-th ancestor of the node last returned (0: its parent), within the walked subtree, and
  * its field name in its own parent through *field when field is not NULL; a null node past the

@@ -28,7 +28,7 @@ typedef struct wfact {
 typedef struct wstate {
   const gl_check_ctx *ctx;
   gl_vec(wfact) facts;
-  gl_vec(TSNode) scopes;
+  gl_mscopes scopes;
 } wstate;
 
 static const char *const primitives[] = {
@@ -143,25 +143,23 @@ static void report(const wstate *st, const wfact *leak) {
   gl_check_report(st->ctx, leak->at, msg);
 }
 
+/* One node of the file (gl_mwalk_scoped's callback): a def's name is bound in the scope around
+ * it, before gl_mwalk_scoped pushes the def. */
+static void visit(const gl_mwalk *w, TSNode n, void *data) {
+  wstate *st = data;
+  if (gl_mem_is(n, "function_definition") || gl_mem_is(n, "lambda")) {
+    TSNode name = ts_node_child_by_field_name(n, "name", 4);
+    if (!ts_node_is_null(name)) add(st, name, (TSNode){0}, W_OTHER_BIND);
+  } else if (gl_mem_is(n, "identifier")) {
+    visit_identifier(st, w, n);
+  }
+}
+
 void gl_check_warp_primitive_id_outlives_object(const gl_check_ctx *ctx) {
   static const char *const libs[] = {"warp"};
   if (!ctx->model || !gl_mem_imports_any(ctx->model, libs, 1)) return;
   wstate st = {.ctx = ctx};
-  gl_mwalk w;
-  gl_mwalk_init_in(&w, ctx->model, ts_tree_root_node(ctx->tree));
-  TSNode n;
-  while (gl_mwalk_next(&w, &n)) {
-    while (st.scopes.len && ts_node_start_byte(n) >= ts_node_end_byte(*gl_vec_last(&st.scopes)))
-      st.scopes.len--;
-    if (gl_mem_is(n, "function_definition") || gl_mem_is(n, "lambda")) {
-      TSNode name = ts_node_child_by_field_name(n, "name", 4);
-      if (!ts_node_is_null(name)) add(&st, name, (TSNode){0}, W_OTHER_BIND);
-      gl_vec_push(&st.scopes, n);
-    } else if (gl_mem_is(n, "identifier")) {
-      visit_identifier(&st, &w, n);
-    }
-  }
-  gl_mwalk_free(&w);
+  gl_mwalk_scoped(ctx->model, ctx->tree, &st.scopes, visit, &st);
   bool any_ctor = false;   /* no primitive made in the file: nothing can dangle */
   for (size_t i = 0; i < st.facts.len && !any_ctor; i++) any_ctor = st.facts.data[i].kind == W_CTOR;
   for (size_t i = 0; any_ctor && i < st.facts.len; i++)
