@@ -63,27 +63,12 @@ static bool is_global_index(const bstate *st, TSNode e) {
   return tid && bid;
 }
 
-/* Adds the identifiers of a binding target (a name, or a tuple / list of names) to l. */
-static void add_targets(TSNode t, gl_bnodes *l) {
-  if (is_kind(t, "identifier")) {
-    gl_vec_push(l, t);
-    return;
-  }
-  if (!is_kind(t, "pattern_list") && !is_kind(t, "tuple_pattern") && !is_kind(t, "list_pattern"))
-    return;
-  uint32_t n = ts_node_named_child_count(t);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode c = ts_node_named_child(t, i);
-    if (is_kind(c, "identifier")) gl_vec_push(l, c);
-  }
-}
-
 static void note_binding(bstate *st, TSNode n) {
   TSNode left = ts_node_child_by_field_name(n, "left", 4);
   if (ts_node_is_null(left)) return;
   TSNode right = ts_node_child_by_field_name(n, "right", 5);
   bool g = is_kind(n, "assignment") && !ts_node_is_null(right) && is_global_index(st, right);
-  add_targets(left, g ? &st->idx : &st->other);
+  gl_kernel_target_names(left, g ? &st->idx : &st->other);
 }
 
 /* Every identifier in a comparison of cond (`i < n`, `i + 1 < n`, `n > i`) guards uses of it in
@@ -156,7 +141,7 @@ static void visit(bstate *st, TSNode n) {
       strcmp(t, "for_statement") == 0 || strcmp(t, "for_in_clause") == 0)
     note_binding(st, n);
   else if (strcmp(t, "named_expression") == 0)
-    add_targets(ts_node_child_by_field_name(n, "name", 4), &st->other);
+    gl_kernel_target_names(ts_node_child_by_field_name(n, "name", 4), &st->other);
   if (strcmp(t, "if_statement") == 0 || strcmp(t, "elif_clause") == 0 ||
       strcmp(t, "while_statement") == 0)
     note_if(st, n);

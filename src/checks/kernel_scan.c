@@ -1,6 +1,7 @@
 /* kernel_scan.c: the kernels of a file (kernel_scan.h).
  * Owns: decorator resolution to a kernel kind, the one-pass walk over a file's kernels, the
- *       walk over one kernel's body, the thread-index API name tests.
+ *       walk over one kernel's body, the names of a binding target, the thread-index API name
+ *       tests.
  * Not: any check's logic.
  * Threads: no state beyond the caller's values. */
 #include "checks/kernel_scan.h"
@@ -137,6 +138,20 @@ bool gl_kernel_body_each(const gl_kernel *k, gl_kernel_body_fn fn, void *data) {
   }
   gl_bscan_free(&s);
   return true;
+}
+
+void gl_kernel_target_names(TSNode t, gl_bnodes *out) {
+  if (is_kind(t, "identifier")) {
+    gl_vec_push(out, t);
+    return;
+  }
+  if (!is_kind(t, "pattern_list") && !is_kind(t, "tuple_pattern") && !is_kind(t, "list_pattern"))
+    return;
+  uint32_t n = ts_node_named_child_count(t);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(t, i);
+    if (is_kind(c, "identifier")) gl_vec_push(out, c);
+  }
 }
 
 bool gl_kernel_api_is(const char *lib, const char *q, const char *tail) {

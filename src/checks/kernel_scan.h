@@ -4,7 +4,8 @@
  *       `@cupyx.jit.rawkernel()`, `@wp.kernel`, `@wp.func`, through any import alias, resolved by
  *       the model), which library's thread-index API it uses, and the walk over every kernel of
  *       a file (one pass: a kernel's subtree is handed to the caller and not walked again; the
- *       other nodes optionally to a second callback), and the walk over one kernel's body.
+ *       other nodes optionally to a second callback), the walk over one kernel's body, and the
+ *       names a binding target binds.
  * Not: any check's logic; reporting.
  * Threads: no state beyond the caller's values; the tree, source and model are borrowed. */
 #ifndef GL_CHECKS_KERNEL_SCAN_H
@@ -54,6 +55,11 @@ void gl_kernel_walk(const gl_model *m, const gl_source *src, const TSTree *tree,
  * calling nothing, when k has no body. */
 typedef void (*gl_kernel_body_fn)(TSNode n, gl_bscan *s, void *data);
 bool gl_kernel_body_each(const gl_kernel *k, gl_kernel_body_fn fn, void *data);
+
+/* Appends to out the identifiers a binding target binds: t itself when it is an identifier, the
+ * identifiers directly inside it when it is a pattern_list, tuple_pattern or list_pattern, and
+ * nothing otherwise. */
+void gl_kernel_target_names(TSNode t, gl_bnodes *out);
 
 /* True when the qualified name q is lib + "." + tail (lib from a gl_kernel). */
 bool gl_kernel_api_is(const char *lib, const char *q, const char *tail);

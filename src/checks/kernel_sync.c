@@ -36,6 +36,7 @@ typedef struct sstate {
   gl_bnodes syncs;
   gl_bnodes deps;        /* identifiers that depend on the thread index */
   gl_bnodes grids;       /* names bound to `cuda.cg.this_grid()` */
+  gl_bnodes names;       /* scratch: the names of one binding target */
 } sstate;
 
 static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
@@ -105,17 +106,10 @@ static bool depends(const sstate *st, TSNode e) {
 
 static void add_bind_targets(sstate *st, TSNode t, TSNode value) {
   if (ts_node_is_null(t) || ts_node_is_null(value)) return;
-  if (is_kind(t, "identifier")) {
-    gl_vec_push(&st->binds, ((bind){t, value}));
-    return;
-  }
-  if (!is_kind(t, "pattern_list") && !is_kind(t, "tuple_pattern") && !is_kind(t, "list_pattern"))
-    return;
-  uint32_t n = ts_node_named_child_count(t);
-  for (uint32_t i = 0; i < n; i++) {
-    TSNode c = ts_node_named_child(t, i);
-    if (is_kind(c, "identifier")) gl_vec_push(&st->binds, ((bind){c, value}));
-  }
+  st->names.len = 0;
+  gl_kernel_target_names(t, &st->names);
+  for (size_t i = 0; i < st->names.len; i++)
+    gl_vec_push(&st->binds, ((bind){st->names.data[i], value}));
 }
 
 static void note_if(sstate *st, TSNode n) {
@@ -218,4 +212,5 @@ void gl_check_kernel_divergent_sync(const gl_check_ctx *ctx) {
   gl_vec_free(&st.syncs);
   gl_vec_free(&st.deps);
   gl_vec_free(&st.grids);
+  gl_vec_free(&st.names);
 }
