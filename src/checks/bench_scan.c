@@ -1,6 +1,6 @@
 /* bench_scan.c: the tree helpers of the benchmarking checks (bench_scan.h).
- * Owns: gl_bscan's pre-order walk, ancestor chains by descent, node text comparisons, callee and
- *       argument lookups.
+ * Owns: gl_bscan's pre-order walk, the walk over a def's body, ancestor chains by descent, node
+ *       text comparisons, callee and argument lookups.
  * Not: any check's logic.
  * Threads: no state beyond the caller's values. */
 #include "checks/bench_scan.h"
@@ -32,6 +32,8 @@ void gl_bscan_free(gl_bscan *s) {
 }
 
 void gl_bscan_skip(gl_bscan *s) { s->skip = true; }
+
+void gl_bscan_stop(gl_bscan *s) { s->done = true; }
 
 const char *gl_bscan_field(const gl_bscan *s) {
   if (!s->m) return ts_tree_cursor_current_field_name(&s->c);
@@ -238,20 +240,37 @@ TSNode gl_bscan_def_named(const gl_source *src, const gl_bnodes *defs, TSNode na
   return found;
 }
 
-bool gl_bscan_body_syncs(const gl_model *m, TSNode def) {
+bool gl_bscan_body_each(TSNode def, gl_bscan_fn fn, void *data) {
   TSNode body = ts_node_child_by_field_name(def, "body", 4);
   if (ts_node_is_null(body)) return false;
   gl_bscan s;
   gl_bscan_init(&s, body);
   TSNode n;
-  bool hit = false;
-  while (!hit && gl_bscan_next(&s, &n)) {
+  while (gl_bscan_next(&s, &n)) {
     if (gl_bscan_is_scope(n)) {
       gl_bscan_skip(&s);
       continue;
     }
-    hit = (gl_model_roles(m, n) & (GL_ROLE_SYNC | GL_ROLE_D2H)) != 0;
+    fn(n, &s, data);
   }
   gl_bscan_free(&s);
-  return hit;
+  return true;
+}
+
+typedef struct sync_find {
+  const gl_model *m;
+  bool hit;
+} sync_find;
+
+/* gl_bscan_body_each's callback for gl_bscan_body_syncs: stops at the first sync or d2h. */
+static void sync_node(TSNode n, gl_bscan *s, void *data) {
+  sync_find *f = data;
+  f->hit = (gl_model_roles(f->m, n) & (GL_ROLE_SYNC | GL_ROLE_D2H)) != 0;
+  if (f->hit) gl_bscan_stop(s);
+}
+
+bool gl_bscan_body_syncs(const gl_model *m, TSNode def) {
+  sync_find f = {m, false};
+  gl_bscan_body_each(def, sync_node, &f);
+  return f.hit;
 }

@@ -1,8 +1,9 @@
 /* bench_scan.h: small tree helpers the benchmarking checks share (events.c, timeit.c, warmup.c).
- * Owns: a pre-order walk of one subtree with a TSTreeCursor that can skip a node's children
- *       (gl_bscan), the chain of ancestors of a node found by descending from the root by byte
- *       (no ts_node_parent), text comparison of two nodes, and the small predicates the checks
- *       ask of nodes (a new scope, a call's callee name).
+ * Owns: a pre-order walk of one subtree with a TSTreeCursor that can skip a node's children or
+ *       end early (gl_bscan), the walk over a def's body outside its nested scopes (also for the
+ *       kernel checks), the chain of ancestors of a node found by descending from the root by
+ *       byte (no ts_node_parent), text comparison of two nodes, and the small predicates the
+ *       checks ask of nodes (a new scope, a call's callee name).
  * Not: reporting, deciding findings. No recursion.
  * Threads: every value belongs to one worker and one file; the tree and source are borrowed. */
 #ifndef GL_CHECKS_BENCH_SCAN_H
@@ -38,6 +39,8 @@ void gl_bscan_init_in(gl_bscan *s, const gl_model *m, TSNode root);
 bool gl_bscan_next(gl_bscan *s, TSNode *out);
 /* Do not descend into the node last returned. */
 void gl_bscan_skip(gl_bscan *s);
+/* End the walk: the next gl_bscan_next returns false. */
+void gl_bscan_stop(gl_bscan *s);
 /* The field name of the node last returned in its parent, or NULL (both modes). */
 const char *gl_bscan_field(const gl_bscan *s);
 void gl_bscan_free(gl_bscan *s);
@@ -45,6 +48,13 @@ void gl_bscan_free(gl_bscan *s);
 /* True for function_definition, lambda and class_definition: code that does not run where it
  * is written. */
 bool gl_bscan_is_scope(TSNode n);
+
+/* Calls fn(n, s, data) for every named node of the body of def (a function_definition) in
+ * pre-order, not entering the scopes nested in it (gl_bscan_is_scope); fn may gl_bscan_skip(s)
+ * the node's subtree or gl_bscan_stop(s) the walk. False, calling nothing, when def has no
+ * body. */
+typedef void (*gl_bscan_fn)(TSNode n, gl_bscan *s, void *data);
+bool gl_bscan_body_each(TSNode def, gl_bscan_fn fn, void *data);
 
 /* Fills chain with the named ancestors of target from the root down, target last (cleared
  * first). False when target is not in the tree. */

@@ -234,24 +234,24 @@ static wait waits_here(const gl_check_ctx *ctx, TSNode call) {
   return W_NONE;
 }
 
+typedef struct wait_find {
+  const gl_check_ctx *ctx;
+  wait w;
+} wait_find;
+
+/* gl_bscan_body_each's callback for def_waits: stops at the first explicit wait. */
+static void wait_node(TSNode n, gl_bscan *s, void *data) {
+  wait_find *f = data;
+  wait here = is_kind(n, "call") ? waits_here(f->ctx, n) : W_NONE;
+  if (here > f->w) f->w = here;
+  if (f->w == W_EXPLICIT) gl_bscan_stop(s);
+}
+
 /* The strongest wait in the body of def (outside nested scopes). */
 static wait def_waits(const gl_check_ctx *ctx, TSNode def) {
-  TSNode body = ts_node_child_by_field_name(def, "body", 4);
-  if (ts_node_is_null(body)) return W_NONE;
-  gl_bscan s;
-  gl_bscan_init(&s, body);
-  TSNode n;
-  wait w = W_NONE;
-  while (w != W_EXPLICIT && gl_bscan_next(&s, &n)) {
-    if (gl_bscan_is_scope(n)) {
-      gl_bscan_skip(&s);
-      continue;
-    }
-    wait here = is_kind(n, "call") ? waits_here(ctx, n) : W_NONE;
-    if (here > w) w = here;
-  }
-  gl_bscan_free(&s);
-  return w;
+  wait_find f = {ctx, W_NONE};
+  gl_bscan_body_each(def, wait_node, &f);
+  return f.w;
 }
 
 static wait waits(hstate *st, TSNode call) {

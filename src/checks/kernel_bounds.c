@@ -183,7 +183,7 @@ static void report(bstate *st) {
   gl_vec_free(&done);
 }
 
-/* One node of the kernel body (gl_kernel_body_each's callback): bindings, guards, index uses. */
+/* One node of the kernel body (gl_bscan_body_each's callback): bindings, guards, index uses. */
 static void body_node(TSNode n, gl_bscan *s, void *data) {
   bstate *st = data;
   (void)s;
@@ -195,7 +195,7 @@ static void check_kernel(const gl_kernel *k, void *data) {
   bstate *st = data;
   st->k = k;
   st->idx.len = st->other.len = st->guards.len = st->uses.len = 0;
-  if (!gl_kernel_body_each(k, body_node, st)) return;
+  if (!gl_bscan_body_each(k->def, body_node, st)) return;
   report(st);
 }
 

@@ -165,7 +165,7 @@ static void check_kernel(const gl_kernel *k, void *data) {
   st->k = k;
   st->locals.len = st->shapes.len = 0;
   note_params(st);
-  if (!gl_kernel_body_each(k, visit, st)) return;
+  if (!gl_bscan_body_each(k->def, visit, st)) return;
   check_shapes(st);
 }
 

@@ -1,7 +1,6 @@
 /* kernel_scan.c: the kernels of a file (kernel_scan.h).
  * Owns: decorator resolution to a kernel kind, the one-pass walk over a file's kernels, the
- *       walk over one kernel's body, the names of a binding target, the thread-index API name
- *       tests.
+ *       names of a binding target, the thread-index API name tests.
  * Not: any check's logic.
  * Threads: no state beyond the caller's values. */
 #include "checks/kernel_scan.h"
@@ -121,23 +120,6 @@ void gl_kernel_walk(const gl_model *m, const gl_source *src, const TSTree *tree,
 void gl_kernel_each(const gl_model *m, const gl_source *src, const TSTree *tree, unsigned kinds,
                     gl_kernel_fn fn, void *data) {
   gl_kernel_walk(m, src, tree, kinds, fn, NULL, data);
-}
-
-bool gl_kernel_body_each(const gl_kernel *k, gl_kernel_body_fn fn, void *data) {
-  TSNode body = ts_node_child_by_field_name(k->def, "body", 4);
-  if (ts_node_is_null(body)) return false;
-  gl_bscan s;
-  gl_bscan_init(&s, body);
-  TSNode n;
-  while (gl_bscan_next(&s, &n)) {
-    if (gl_bscan_is_scope(n)) {
-      gl_bscan_skip(&s);
-      continue;
-    }
-    fn(n, &s, data);
-  }
-  gl_bscan_free(&s);
-  return true;
 }
 
 void gl_kernel_target_names(TSNode t, gl_bnodes *out) {

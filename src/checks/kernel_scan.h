@@ -4,8 +4,8 @@
  *       `@cupyx.jit.rawkernel()`, `@wp.kernel`, `@wp.func`, through any import alias, resolved by
  *       the model), which library's thread-index API it uses, and the walk over every kernel of
  *       a file (one pass: a kernel's subtree is handed to the caller and not walked again; the
- *       other nodes optionally to a second callback), the walk over one kernel's body, and the
- *       names a binding target binds.
+ *       other nodes optionally to a second callback), and the names a binding target binds (a
+ *       kernel's body is walked with gl_bscan_body_each).
  * Not: any check's logic; reporting.
  * Threads: no state beyond the caller's values; the tree, source and model are borrowed. */
 #ifndef GL_CHECKS_KERNEL_SCAN_H
@@ -49,12 +49,6 @@ void gl_kernel_each(const gl_model *m, const gl_source *src, const TSTree *tree,
 typedef void (*gl_kernel_node_fn)(TSNode n, void *data);
 void gl_kernel_walk(const gl_model *m, const gl_source *src, const TSTree *tree, unsigned kinds,
                     gl_kernel_fn fn, gl_kernel_node_fn other, void *data);
-
-/* Calls fn(n, s, data) for every named node of k's body in pre-order, not entering nested defs,
- * lambdas or classes (gl_bscan_is_scope); fn may gl_bscan_skip(s) the node's subtree. False,
- * calling nothing, when k has no body. */
-typedef void (*gl_kernel_body_fn)(TSNode n, gl_bscan *s, void *data);
-bool gl_kernel_body_each(const gl_kernel *k, gl_kernel_body_fn fn, void *data);
 
 /* Appends to out the identifiers a binding target binds: t itself when it is an identifier, the
  * identifiers directly inside it when it is a pattern_list, tuple_pattern or list_pattern, and

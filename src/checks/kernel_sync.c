@@ -196,7 +196,7 @@ static void check_kernel(const gl_kernel *k, void *data) {
   sstate *st = data;
   st->k = k;
   st->binds.len = st->branches.len = st->syncs.len = st->deps.len = st->grids.len = 0;
-  if (!gl_kernel_body_each(k, visit, st)) return;
+  if (!gl_bscan_body_each(k->def, visit, st)) return;
   if (st->syncs.len == 0) return;
   close_deps(st);
   report(st);

@@ -168,7 +168,7 @@ static void check_launch_devices(wstate *st, TSNode call) {
   }
 }
 
-/* One node of the kernel body being walked (gl_kernel_body_each's callback). */
+/* One node of the kernel body being walked (gl_bscan_body_each's callback). */
 static void body_node(TSNode n, gl_bscan *s, void *data) {
   const wstate *st = data;
   visit(st->ctx, st->k, n, s);
@@ -178,7 +178,7 @@ static void check_kernel(const gl_kernel *k, void *data) {
   wstate *st = data;
   if (k->kind == GL_K_WARP) check_params(st->ctx, k);
   st->k = k;
-  gl_kernel_body_each(k, body_node, st);
+  gl_bscan_body_each(k->def, body_node, st);
 }
 
 void gl_check_warp_kernel_constraints(const gl_check_ctx *ctx) {
