@@ -161,6 +161,7 @@ gl_model *gl_model_build(const gl_source *src, const TSTree *tree, const gl_libm
   gl_model__names_finish(&m->names);
   m->ends = subtree_ends(m);
   if (lm) gl_model__prov(m);
+  m->qual_known = lm != NULL;
   return m;
 }
 
@@ -244,6 +245,10 @@ static bool resolve_dotted(const gl_model *m, const gl_model__rec *r, char *buf,
 bool gl_model_resolve(const gl_model *m, TSNode node, char *buf, size_t cap) {
   const gl_model__rec *r = rec_of(m, node);
   if (!r || cap == 0) return false;
+  /* after the provenance pass, GL_VAL_QUAL says exactly which names resolve (test_model_index) */
+  if (m->qual_known && (r->kind == GL_K_IDENTIFIER || r->kind == GL_K_ATTRIBUTE) &&
+      !(r->val & GL_VAL_QUAL))
+    return false;
   const char *q;
   size_t ql;
   switch (r->kind) {

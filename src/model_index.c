@@ -21,10 +21,10 @@ uint32_t gl_model_node_end(const gl_model *m, uint32_t i) { return m->ends[i]; }
 TSFieldId gl_model_node_field(const gl_model *m, uint32_t i) { return m->nodes.data[i].field; }
 
 bool gl_model_node_qualified(const gl_model *m, uint32_t i) {
-  return m->lm && (m->nodes.data[i].val & GL_VAL_QUAL);
+  return m->qual_known && (m->nodes.data[i].val & GL_VAL_QUAL);
 }
 
-bool gl_model_has_provenance(const gl_model *m) { return m->lm != NULL; }
+bool gl_model_has_provenance(const gl_model *m) { return m->qual_known; }
 
 bool gl_model_imports(const gl_model *m, const char *module) {
   size_t len = strlen(module);

@@ -267,6 +267,7 @@ struct gl_model {
   gl_model__fields f;
   const gl_libmodels *lm;      /* NULL: no provenance */
   gl_model__loops loops;
+  bool qual_known;             /* the provenance pass has run: GL_VAL_QUAL is final */
 };
 
 /* The kind of n; GL_K_NONE for a null node too (an absent field). */

@@ -133,30 +133,21 @@ static bool launch_site(const gl_check_ctx *ctx, TSNode call, lsite *out) {
 
 void gl_check_block_size_over_limit(const gl_check_ctx *ctx) {
   if (!ctx->model || !may_launch(ctx->src)) return;
-  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(ctx->tree));
-  for (bool more = true; more;) {
-    TSNode n = ts_tree_cursor_current_node(&c);
+  uint32_t count = gl_model_node_count(ctx->model);   /* every named node, from the index */
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode n = gl_model_node_at(ctx->model, i);
     lsite s;
-    if (is_kind(n, "call") && launch_site(ctx, n, &s)) {
-      uint64_t threads = dims_value(ctx->src, s.block);
-      if (threads > MAX_THREADS) {
-        char msg[360];
-        snprintf(msg, sizeof msg,
-                 "a block of %llu threads is over CUDA's limit of 1024 threads per block, so "
-                 "this launch fails at run time; use at most 1024 threads per block (128 to 256 "
-                 "for 1-D work) and more blocks",
-                 (unsigned long long)threads);
-        gl_check_report(ctx, s.block, msg);
-      }
-    }
-    if (ts_tree_cursor_goto_first_child(&c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(&c))
-      if (!ts_tree_cursor_goto_parent(&c)) {
-        more = false;
-        break;
-      }
+    if (!is_kind(n, "call") || !launch_site(ctx, n, &s)) continue;
+    uint64_t threads = dims_value(ctx->src, s.block);
+    if (threads <= MAX_THREADS) continue;
+    char msg[360];
+    snprintf(msg, sizeof msg,
+             "a block of %llu threads is over CUDA's limit of 1024 threads per block, so "
+             "this launch fails at run time; use at most 1024 threads per block (128 to 256 "
+             "for 1-D work) and more blocks",
+             (unsigned long long)threads);
+    gl_check_report(ctx, s.block, msg);
   }
-  ts_tree_cursor_delete(&c);
 }
 
 /* ---- launch-config-literal (GPU605) ------------------------------------------------------ */

@@ -182,6 +182,13 @@ static void visit_node(const gl_mwalk *w, TSNode n, void *data) {
 void gl_check_allocator_configured_after_use(const gl_check_ctx *ctx) {
   static const char *const libs[] = {"cupy", "cupyx", "rmm", "torch"};
   if (!ctx->model || !gl_mem_imports_any(ctx->model, libs, 4)) return;
+  /* every configuration the check knows spells one of these: set_allocator,
+   * set_pinned_memory_allocator, change_current_allocator, rmm.reinitialize,
+   * set_current_device_resource, set_per_device_resource, PYTORCH_CUDA_ALLOC_CONF */
+  if (!gl_check_source_has(ctx, "allocator") && !gl_check_source_has(ctx, "reinitialize") &&
+      !gl_check_source_has(ctx, "device_resource") &&
+      !gl_check_source_has(ctx, "PYTORCH_CUDA_ALLOC_CONF"))
+    return;
   ostate st = {.ctx = ctx};
   gl_mwalk_scoped(ctx->model, ctx->tree, &st.scopes, visit_node, &st);
   gl_vec_free(&st.uses);

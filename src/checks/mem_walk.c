@@ -129,8 +129,10 @@ bool gl_mem_is(TSNode n, const char *kind) {
 }
 
 bool gl_mem_is_scope(TSNode n) {
-  return gl_mem_is(n, "function_definition") || gl_mem_is(n, "lambda") ||
-         gl_mem_is(n, "class_definition");
+  if (ts_node_is_null(n)) return false;
+  const char *t = ts_node_type(n);   /* once: walks ask this of every node */
+  return strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0 ||
+         strcmp(t, "class_definition") == 0;
 }
 
 bool gl_mem_callee(const gl_model *m, TSNode call, char *buf, size_t cap) {

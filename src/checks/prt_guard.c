@@ -175,23 +175,23 @@ static void look(gstate *st, TSNode n) {
   char q[QCAP];
   const gl_source *src = st->ctx->src;
   TSNode claim = {0};
-  if (gl_vio_is(n, "attribute") || gl_vio_is(n, "identifier")) {
+  const char *t = ts_node_type(n);   /* once: this runs on every node of the file */
+  if (strcmp(t, "attribute") == 0 || strcmp(t, "identifier") == 0) {
     if (resolve(st, n, q) && is_guard_name(q)) st->guarded = true;
-    if (gl_vio_is(n, "identifier") && gl_bscan_text_is(src, n, "CUDARuntimeError"))
-      st->guarded = true;
-  } else if (gl_vio_is(n, "call")) {
+    if (t[0] == 'i' && gl_bscan_text_is(src, n, "CUDARuntimeError")) st->guarded = true;
+  } else if (strcmp(t, "call") == 0) {
     TSNode fn = ts_node_child_by_field_name(n, "function", 8);
     if (resolve(st, fn, q) &&
         (strcmp(q, "cupy.get_array_module") == 0 || strcmp(q, "cupyx.scipy.get_array_module") == 0))
       claim = n;
-  } else if (gl_vio_is(n, "assignment")) {
+  } else if (strcmp(t, "assignment") == 0) {
     note_modules(st, module_bits(st, ts_node_child_by_field_name(n, "right", 5)), n);
-  } else if (gl_vio_is(n, "return_statement")) {
+  } else if (strcmp(t, "return_statement") == 0) {
     if (ts_node_named_child_count(n) > 0)
       note_modules(st, module_bits(st, ts_node_named_child(n, 0)), n);
-  } else if (gl_vio_is(n, "default_parameter") || gl_vio_is(n, "typed_default_parameter")) {
+  } else if (strcmp(t, "default_parameter") == 0 || strcmp(t, "typed_default_parameter") == 0) {
     if (gpu_switch_param(src, n)) claim = n;
-  } else if (gl_vio_is(n, "try_statement")) {
+  } else if (strcmp(t, "try_statement") == 0) {
     if (optional_gpu_import(st, n)) claim = n;
   }
   if (!ts_node_is_null(claim) && ts_node_is_null(st->claim)) st->claim = claim;

@@ -12,8 +12,10 @@ bool gl_vio_is(TSNode n, const char *kind) {
 }
 
 static bool opens_scope(TSNode n) {
-  return gl_vio_is(n, "function_definition") || gl_vio_is(n, "lambda") ||
-         gl_vio_is(n, "class_definition");
+  if (ts_node_is_null(n)) return false;
+  const char *t = ts_node_type(n);   /* once: the walk asks this of every node */
+  return strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0 ||
+         strcmp(t, "class_definition") == 0;
 }
 
 uint32_t gl_vscope_enter(gl_vscopes *s, TSNode n) {
