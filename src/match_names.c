@@ -1,6 +1,6 @@
 /* match_names.c: finding the name patterns of a compiled matcher (match_impl.h, gl_mname).
  * A pattern `((identifier) @hit (#resolves-match? @hit "^warp\\.sim"))` makes tree-sitter start
- * a match at every identifier of every file, and the legacy pack alone has 32 such patterns on
+ * a match at every identifier of every file, and the legacy pack alone has 31 such patterns on
  * identifiers and attributes; they can only match a name that resolves to an import. This stage
  * recognizes them from their text, disables them in the query and lists them, so the match loop
  * (match_run.c) offers them only the model's qualified nodes. The findings are the same.
