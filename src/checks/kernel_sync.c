@@ -165,30 +165,33 @@ static void close_deps(sstate *st) {
   }
 }
 
+/* Reports each barrier once, citing the innermost enclosing branch that diverges. */
 static void report(sstate *st) {
   const gl_source *src = st->ctx->src;
   char msg[MSG_CAP], where[64];
   for (size_t i = 0; i < st->syncs.len; i++) {
     TSNode call = st->syncs.data[i];
     uint32_t at = ts_node_start_byte(call);
+    const branch *b = NULL;
     for (size_t j = 0; j < st->branches.len; j++) {
-      const branch *b = &st->branches.data[j];
-      if (at < b->from || at >= b->to || !depends(st, b->cond)) continue;
-      TSNode fn = ts_node_child_by_field_name(call, "function", 8);
-      int fl = (int)(ts_node_end_byte(fn) - ts_node_start_byte(fn));
-      int cl = (int)(ts_node_end_byte(b->cond) - ts_node_start_byte(b->cond));
-      gl_check_line_label(st->ctx, ts_node_start_byte(b->cond), where, sizeof where);
-      snprintf(msg, sizeof msg,
-               "`%.*s()` is reached only by the threads for which `%.*s` (%s) holds, and that "
-               "depends on the thread index: the threads that skip the barrier never arrive, "
-               "which deadlocks or corrupts shared memory; move the barrier where every thread "
-               "of the block reaches it",
-               fl > 80 ? 80 : fl, src->bytes + ts_node_start_byte(fn), cl > 80 ? 80 : cl,
-               src->bytes + ts_node_start_byte(b->cond), where);
-      const char *rel = "the condition that depends on the thread index";
-      gl_check_report_related(st->ctx, call, msg, &b->cond, &rel, 1);
-      break;
+      const branch *c = &st->branches.data[j];
+      if (at < c->from || at >= c->to || (b && c->from <= b->from)) continue;
+      if (depends(st, c->cond)) b = c;
     }
+    if (!b) continue;
+    TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+    int fl = (int)(ts_node_end_byte(fn) - ts_node_start_byte(fn));
+    int cl = (int)(ts_node_end_byte(b->cond) - ts_node_start_byte(b->cond));
+    gl_check_line_label(st->ctx, ts_node_start_byte(b->cond), where, sizeof where);
+    snprintf(msg, sizeof msg,
+             "`%.*s()` is reached only by the threads for which `%.*s` (%s) holds, and that "
+             "depends on the thread index: the threads that skip the barrier never arrive, "
+             "which deadlocks or corrupts shared memory; move the barrier where every thread "
+             "of the block reaches it",
+             fl > 80 ? 80 : fl, src->bytes + ts_node_start_byte(fn), cl > 80 ? 80 : cl,
+             src->bytes + ts_node_start_byte(b->cond), where);
+    const char *rel = "the condition that depends on the thread index";
+    gl_check_report_related(st->ctx, call, msg, &b->cond, &rel, 1);
   }
 }
 
