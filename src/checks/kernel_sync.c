@@ -4,7 +4,8 @@
  *       them), which branches diverge (an if / elif / while condition or a for iterable that
  *       reads one of them), and the barriers (`cuda.syncthreads()` and its _count / _and / _or
  *       forms, `cupyx.jit.syncthreads()`, `g.sync()` on `cuda.cg.this_grid()`) inside such a
- *       branch.
+ *       branch; the facts a top-level early exit establishes (`if gid >= size: return` makes a
+ *       later `if gid < size:` uniform among the threads still running).
  * Not: finding kernels (kernel_scan.c), barriers after an early return (not reported: see the
  *      pack README), reporting (checks.c).
  * Threads: no state; reads the borrowed tree, source and model of one file. */
@@ -28,11 +29,20 @@ typedef struct branch {
   uint32_t from, to;     /* the code that runs only for some threads */
 } branch;
 
+/* After a top-level `if lhs op' rhs: return`, `lhs op rhs` holds for every thread still running
+ * (op is op' negated). */
+typedef struct fact {
+  TSNode lhs, rhs;
+  const char *op;
+  uint32_t guard, from;  /* the guard's start; the fact holds from the end of its if statement */
+} fact;
+
 typedef struct sstate {
   const gl_check_ctx *ctx;
   const gl_kernel *k;
   gl_vec(bind) binds;
   gl_vec(branch) branches;
+  gl_vec(fact) facts;
   gl_bnodes syncs;
   gl_bnodes deps;        /* identifiers that depend on the thread index */
   gl_bnodes grids;       /* names bound to `cuda.cg.this_grid()` */
@@ -139,6 +149,9 @@ static void visit(TSNode n, gl_bscan *s, void *data) {
     if (!ts_node_is_null(l) && is_kind(l, "identifier") && !ts_node_is_null(r) &&
         is_this_grid(st, r))
       gl_vec_push(&st->grids, l);
+  } else if (strcmp(t, "named_expression") == 0) {
+    add_bind_targets(st, ts_node_child_by_field_name(n, "name", 4),
+                     ts_node_child_by_field_name(n, "value", 5));
   } else if (strcmp(t, "for_statement") == 0) {
     TSNode it = ts_node_child_by_field_name(n, "right", 5);
     add_bind_targets(st, ts_node_child_by_field_name(n, "left", 4), it);
@@ -165,6 +178,135 @@ static void close_deps(sstate *st) {
   }
 }
 
+/* The comparison operators and their negations, and the same comparison with its sides swapped
+ * (`i < n` is `n > i`). */
+static const char *const cmp_ops[][3] = {
+    {"<", ">=", ">"}, {"<=", ">", ">="}, {">", "<=", "<"},
+    {">=", "<", "<="}, {"==", "!=", "=="}, {"!=", "==", "!="},
+};
+
+static int cmp_index(const char *op) {
+  for (int i = 0; i < (int)(sizeof cmp_ops / sizeof cmp_ops[0]); i++)
+    if (strcmp(cmp_ops[i][0], op) == 0) return i;
+  return -1;
+}
+
+static TSNode unparen(TSNode e) {
+  while (is_kind(e, "parenthesized_expression") && ts_node_named_child_count(e) == 1)
+    e = ts_node_named_child(e, 0);
+  return e;
+}
+
+/* A two-operand comparison with one of the six operators: fills its sides and operator index. */
+static bool simple_cmp(TSNode e, TSNode *lhs, TSNode *rhs, int *op) {
+  if (!is_kind(e, "comparison_operator") || ts_node_child_count(e) != 3 ||
+      ts_node_named_child_count(e) != 2)
+    return false;
+  *op = cmp_index(ts_node_type(ts_node_child(e, 1)));
+  *lhs = ts_node_named_child(e, 0);
+  *rhs = ts_node_named_child(e, 1);
+  return *op >= 0;
+}
+
+/* An operand whose value cannot change while the names it reads keep their binding: no call but
+ * `len(...)`, no assignment expression, no nested scope. */
+static bool stable_operand(const sstate *st, TSNode e) {
+  gl_bscan s;
+  gl_bscan_init(&s, e);
+  TSNode n;
+  bool ok = true;
+  while (ok && gl_bscan_next(&s, &n)) {
+    if (gl_bscan_is_scope(n) || is_kind(n, "named_expression") || is_kind(n, "await"))
+      ok = false;
+    else if (is_kind(n, "call"))
+      ok = gl_bscan_text_is(st->ctx->src, ts_node_child_by_field_name(n, "function", 8), "len");
+  }
+  gl_bscan_free(&s);
+  return ok;
+}
+
+/* True when no name that e reads is bound at or after byte `after` (so its value is the one the
+ * guard compared). */
+static bool not_rebound(const sstate *st, TSNode e, uint32_t after) {
+  gl_bscan s;
+  gl_bscan_init(&s, e);
+  TSNode n;
+  bool ok = true;
+  while (ok && gl_bscan_next(&s, &n)) {
+    if (!is_kind(n, "identifier")) continue;
+    const char *field = gl_bscan_field(&s);
+    if (field && strcmp(field, "attribute") == 0) continue;
+    for (size_t i = 0; ok && i < st->binds.len; i++)
+      ok = ts_node_start_byte(st->binds.data[i].target) < after ||
+           !gl_bscan_same_text(st->ctx->src, st->binds.data[i].target, n);
+  }
+  gl_bscan_free(&s);
+  return ok;
+}
+
+/* Records what `if cond: return` establishes: each comparison of an `or`, negated. */
+static void add_facts(sstate *st, TSNode cond, uint32_t guard, uint32_t from) {
+  cond = unparen(cond);
+  TSNode op = ts_node_child_by_field_name(cond, "operator", 8);
+  if (is_kind(cond, "boolean_operator") && !ts_node_is_null(op) && is_kind(op, "or")) {
+    add_facts(st, ts_node_child_by_field_name(cond, "left", 4), guard, from);
+    add_facts(st, ts_node_child_by_field_name(cond, "right", 5), guard, from);
+    return;
+  }
+  TSNode l, r;
+  int k;
+  if (!simple_cmp(cond, &l, &r, &k) || !stable_operand(st, l) || !stable_operand(st, r)) return;
+  gl_vec_push(&st->facts, ((fact){l, r, cmp_ops[k][1], guard, from}));
+}
+
+/* The early exits among the kernel body's own statements (not nested in another branch). */
+static void note_exits(sstate *st) {
+  TSNode body = ts_node_child_by_field_name(st->k->def, "body", 4);
+  uint32_t n = ts_node_named_child_count(body);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode c = ts_node_named_child(body, i);
+    if (!is_kind(c, "if_statement")) continue;
+    TSNode cond = ts_node_child_by_field_name(c, "condition", 9);
+    TSNode then = ts_node_child_by_field_name(c, "consequence", 11);
+    if (ts_node_is_null(cond) || ts_node_is_null(then)) continue;
+    uint32_t k = ts_node_named_child_count(then);
+    for (uint32_t j = 0; j < k; j++)
+      if (is_kind(ts_node_named_child(then, j), "return_statement")) {
+        add_facts(st, cond, ts_node_start_byte(c), ts_node_end_byte(c));
+        break;
+      }
+  }
+}
+
+static bool fact_gives(const sstate *st, const fact *f, TSNode l, TSNode r, int k) {
+  const gl_source *src = st->ctx->src;
+  if (gl_bscan_same_text(src, f->lhs, l) && gl_bscan_same_text(src, f->rhs, r))
+    return strcmp(f->op, cmp_ops[k][0]) == 0;
+  if (gl_bscan_same_text(src, f->lhs, r) && gl_bscan_same_text(src, f->rhs, l))
+    return strcmp(f->op, cmp_ops[k][2]) == 0;
+  return false;
+}
+
+/* True when cond (a comparison, or an `and` of them) is always true where it stands: an earlier
+ * early exit of the kernel body negated it, and the names it reads have not been rebound. */
+static bool implied(const sstate *st, TSNode cond) {
+  cond = unparen(cond);
+  TSNode op = ts_node_child_by_field_name(cond, "operator", 8);
+  if (is_kind(cond, "boolean_operator") && !ts_node_is_null(op) && is_kind(op, "and"))
+    return implied(st, ts_node_child_by_field_name(cond, "left", 4)) &&
+           implied(st, ts_node_child_by_field_name(cond, "right", 5));
+  TSNode l, r;
+  int k;
+  if (!simple_cmp(cond, &l, &r, &k)) return false;
+  for (size_t i = 0; i < st->facts.len; i++) {
+    const fact *f = &st->facts.data[i];
+    if (f->from <= ts_node_start_byte(cond) && fact_gives(st, f, l, r, k) &&
+        not_rebound(st, l, f->guard) && not_rebound(st, r, f->guard))
+      return true;
+  }
+  return false;
+}
+
 /* Reports each barrier once, citing the innermost enclosing branch that diverges. */
 static void report(sstate *st) {
   const gl_source *src = st->ctx->src;
@@ -176,7 +318,7 @@ static void report(sstate *st) {
     for (size_t j = 0; j < st->branches.len; j++) {
       const branch *c = &st->branches.data[j];
       if (at < c->from || at >= c->to || (b && c->from <= b->from)) continue;
-      if (depends(st, c->cond)) b = c;
+      if (depends(st, c->cond) && !implied(st, c->cond)) b = c;
     }
     if (!b) continue;
     TSNode fn = ts_node_child_by_field_name(call, "function", 8);
@@ -199,9 +341,11 @@ static void check_kernel(const gl_kernel *k, void *data) {
   sstate *st = data;
   st->k = k;
   st->binds.len = st->branches.len = st->syncs.len = st->deps.len = st->grids.len = 0;
+  st->facts.len = 0;
   if (!gl_bscan_body_each(k->def, visit, st)) return;
   if (st->syncs.len == 0) return;
   close_deps(st);
+  note_exits(st);
   report(st);
 }
 
@@ -212,6 +356,7 @@ void gl_check_kernel_divergent_sync(const gl_check_ctx *ctx) {
                  check_kernel, &st);
   gl_vec_free(&st.binds);
   gl_vec_free(&st.branches);
+  gl_vec_free(&st.facts);
   gl_vec_free(&st.syncs);
   gl_vec_free(&st.deps);
   gl_vec_free(&st.grids);
