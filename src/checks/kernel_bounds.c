@@ -3,8 +3,9 @@
  *       cuda.grid(2)`, `i = cuda.threadIdx.x + cuda.blockIdx.x * cuda.blockDim.x`, bound once),
  *       which comparisons guard them (an if / elif / while condition around the use, an earlier
  *       `if ...: return`, a conditional expression or `and` / `or` holding the use), and the
- *       first unguarded subscript per name.
- * Not: finding kernels (kernel_scan.c), reporting (checks.c).
+ *       first unguarded subscript per name; a bare `a[i]` with `i = cuda.grid(1)` is accepted
+ *       when every launch of the kernel floors the grid (kernel_fit.c).
+ * Not: finding kernels (kernel_scan.c), launches (kernel_fit.c), reporting (checks.c).
  * Threads: no state; reads the borrowed tree, source and model of one file. */
 #include "checks/kernel.h"
 
@@ -12,6 +13,7 @@
 #include <string.h>
 
 #include "checks/bench_scan.h"
+#include "checks/kernel_fit.h"
 #include "checks/kernel_scan.h"
 
 #define QNAME_CAP 256
@@ -24,6 +26,7 @@ typedef struct guard {
 
 typedef struct use {
   TSNode sub, name;     /* the subscript, and the index name in it */
+  bool bare;            /* the name is a whole index expression (`a[i]`, `a[0, i]`) */
 } use;
 
 typedef struct bstate {
@@ -31,6 +34,7 @@ typedef struct bstate {
   const gl_kernel *k;
   gl_bnodes idx;        /* identifiers bound from a global thread index */
   gl_bnodes other;      /* identifiers bound from anything else */
+  gl_bnodes grid1;      /* the identifiers of idx bound from `cuda.grid(1)` alone */
   gl_vec(guard) guards;
   gl_vec(use) uses;
 } bstate;
@@ -63,12 +67,23 @@ static bool is_global_index(const bstate *st, TSNode e) {
   return tid && bid;
 }
 
+/* `cuda.grid(1)`: one thread per index along x. */
+static bool is_grid1(const bstate *st, TSNode e) {
+  char q[QNAME_CAP];
+  TSNode args = ts_node_child_by_field_name(e, "arguments", 9);
+  return gl_bscan_callee(st->ctx->model, e, q, sizeof q) &&
+         gl_kernel_api_is(st->k->lib, q, "grid") && !ts_node_is_null(args) &&
+         ts_node_named_child_count(args) == 1 &&
+         gl_bscan_text_is(st->ctx->src, ts_node_named_child(args, 0), "1");
+}
+
 static void note_binding(bstate *st, TSNode n) {
   TSNode left = ts_node_child_by_field_name(n, "left", 4);
   if (ts_node_is_null(left)) return;
   TSNode right = ts_node_child_by_field_name(n, "right", 5);
   bool g = is_kind(n, "assignment") && !ts_node_is_null(right) && is_global_index(st, right);
   gl_kernel_target_names(left, g ? &st->idx : &st->other);
+  if (g && is_kind(left, "identifier") && is_grid1(st, right)) gl_vec_push(&st->grid1, left);
 }
 
 /* Every identifier in a comparison of cond (`i < n`, `i + 1 < n`, `n > i`) guards uses of it in
@@ -129,7 +144,7 @@ static void note_uses(bstate *st, TSNode sub) {
         continue;
       }
       if (is_kind(n, "identifier") && in_list(st->ctx->src, &st->idx, n))
-        gl_vec_push(&st->uses, ((use){sub, n}));
+        gl_vec_push(&st->uses, ((use){sub, n, ts_node_eq(n, e)}));
     }
     gl_bscan_free(&s);
   }
@@ -163,10 +178,15 @@ static void report(bstate *st) {
   const gl_source *src = st->ctx->src;
   gl_bnodes done = {0};
   char msg[MSG_CAP];
+  int fits = -1;  /* gl_kernel_floor_fit, asked once and only when needed */
   for (size_t i = 0; i < st->uses.len; i++) {
     const use *u = &st->uses.data[i];
     if (in_list(src, &st->other, u->name) || in_list(src, &done, u->name) || guarded(st, u))
       continue;
+    if (u->bare && in_list(src, &st->grid1, u->name)) {
+      if (fits < 0) fits = gl_kernel_floor_fit(st->ctx, st->k);
+      if (fits) continue;
+    }
     gl_vec_push(&done, u->name);
     int nl = (int)(ts_node_end_byte(u->name) - ts_node_start_byte(u->name));
     int sl = (int)(ts_node_end_byte(u->sub) - ts_node_start_byte(u->sub));
@@ -194,7 +214,7 @@ static void body_node(TSNode n, gl_bscan *s, void *data) {
 static void check_kernel(const gl_kernel *k, void *data) {
   bstate *st = data;
   st->k = k;
-  st->idx.len = st->other.len = st->guards.len = st->uses.len = 0;
+  st->idx.len = st->other.len = st->grid1.len = st->guards.len = st->uses.len = 0;
   if (!gl_bscan_body_each(k->def, body_node, st)) return;
   report(st);
 }
@@ -205,6 +225,7 @@ void gl_check_kernel_bounds(const gl_check_ctx *ctx) {
                  check_kernel, &st);
   gl_vec_free(&st.idx);
   gl_vec_free(&st.other);
+  gl_vec_free(&st.grid1);
   gl_vec_free(&st.guards);
   gl_vec_free(&st.uses);
 }
