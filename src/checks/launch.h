@@ -13,11 +13,13 @@
  * checks return at once for a file that cannot name the library they look for. O(length). */
 bool gl_launch__mentions(const gl_source *src, const char *word);
 
-/* A for / while loop whose body (same function, nested loops included) makes two or more
- * `warp.launch` / `warp.launch_tiled` calls with a loop-invariant kernel and no `device="cpu"`,
- * in a file that calls none of `warp.ScopedCapture`, `warp.capture_begin`,
- * `warp.capture_launch`. Reported once per loop nest, at the first launch of the innermost loop
- * that has two; an outer loop holding a reported one is not reported again. */
+/* A for / while loop whose own body (same function, nested loops not included) makes two or
+ * more `warp.launch` / `warp.launch_tiled` calls with a loop-invariant kernel and no
+ * `device="cpu"`, in a file that calls none of `warp.ScopedCapture`, `warp.capture_begin`,
+ * `warp.capture_launch`, unless a launch passes as `dim` or as an `inputs` / `outputs`
+ * element a name (or attribute chain on one) that the loop nest rebinds (assignment,
+ * augmented assignment, for target, `:=`). Reported once per loop nest, at the first launch
+ * of the innermost such loop; an outer loop holding a reported one is not reported again. */
 void gl_check_warp_launch_loop(const gl_check_ctx *ctx);
 
 /* A kernel launch (Numba / cupyx.jit `k[grid, block, ...](...)`, CuPy RawKernel

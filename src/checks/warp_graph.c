@@ -1,9 +1,10 @@
 /* warp_graph.c: the warp-launch-loop-without-graph check (GPU603): Warp simulation-step loops
  * that launch several kernels per iteration in a file that never captures a CUDA graph.
  * Owns: one iterative walk (TSTreeCursor, enter / leave) keeping a stack of the loops and scopes
- *       around the cursor, counting qualifying `wp.launch` calls per loop, and noting any graph
- *       capture call of the file; the findings are reported after the walk, when the file is
- *       known to capture nothing.
+ *       around the cursor and the qualifying `wp.launch` calls of each loop's own body, noting
+ *       any graph capture call of the file; a scan of the loop nest for rebinding of the
+ *       launches' plain-name arguments; the findings are reported after the walk, when the file
+ *       is known to capture nothing.
  * Not: the reporting helper (checks.c), query rules.
  * Threads: no state; reads the borrowed tree, source and model of one file. */
 #include "checks/launch.h"
@@ -18,8 +19,7 @@
 typedef struct wframe {
   TSNode node;       /* the loop or scope node */
   bool scope;        /* a def / lambda / class: loops outside it do not see its launches */
-  uint32_t launches; /* qualifying launches in the body, nested loops included */
-  TSNode first;      /* the first of them */
+  size_t base;       /* wstate.calls.len on entry: the loop's own launches follow */
   bool inner_done;   /* a loop inside this one was reported */
 } wframe;
 
@@ -31,6 +31,8 @@ typedef struct wcand {
 typedef struct wstate {
   const gl_check_ctx *ctx;
   gl_vec(wframe) stack;
+  gl_vec(TSNode) calls;   /* qualifying launches of the open loops, innermost loop's last */
+  gl_vec(TSNode) names;   /* scratch: plain-name arguments of one loop's launches */
   gl_vec(wcand) found;
   bool captures;
 } wstate;
@@ -84,18 +86,109 @@ static bool on_cpu(const gl_source *src, TSNode call) {
   return b - a >= 5 && memcmp(src->bytes + a + 1, "cpu", 3) == 0;
 }
 
-/* Counts a qualifying launch for every loop of the current function around it. */
+/* Counts a qualifying launch for its innermost loop (launches of nested loops are theirs). */
 static void count_launch(wstate *st, TSNode call) {
   const gl_model *m = st->ctx->model;
   if (!gl_model_in_loop(m, call) || on_cpu(st->ctx->src, call)) return;
   TSNode kernel = argument(st->ctx->src, call, "kernel", 0);
   if (ts_node_is_null(kernel) || !gl_model_loop_invariant(m, kernel)) return;
-  for (size_t i = st->stack.len; i-- > 0;) {
-    wframe *f = &st->stack.data[i];
-    if (f->scope) break;
-    if (f->launches == 0) f->first = call;
-    f->launches++;
+  if (st->stack.len == 0 || gl_vec_last(&st->stack)->scope) return;
+  gl_vec_push(&st->calls, call);
+}
+
+/* A name or an attribute chain on one (`cx`, `self.state.x`). */
+static bool is_chain(TSNode n) {
+  while (is_kind(n, "attribute")) n = ts_node_child_by_field_name(n, "object", 6);
+  return !ts_node_is_null(n) && is_kind(n, "identifier");
+}
+
+/* Adds the plain names among a launch argument (a list / tuple display's elements, or the
+ * argument itself) to st->names. */
+static void add_names(wstate *st, TSNode arg) {
+  if (ts_node_is_null(arg)) return;
+  bool display = is_kind(arg, "list") || is_kind(arg, "tuple");
+  uint32_t n = display ? ts_node_named_child_count(arg) : 1;
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode e = display ? ts_node_named_child(arg, i) : arg;
+    if (is_chain(e)) gl_vec_push(&st->names, e);
   }
+}
+
+/* True when binding target t (a name or attribute chain) rebinds name n or a prefix of its
+ * chain (`self.cx = ...` rebinds `self.cx`; `self = ...` rebinds `self.cx`). */
+static bool rebinds(const gl_source *src, TSNode t, TSNode n) {
+  uint32_t ta = ts_node_start_byte(t), tl = ts_node_end_byte(t) - ta;
+  uint32_t na = ts_node_start_byte(n), nl = ts_node_end_byte(n) - na;
+  if (tl > nl || memcmp(src->bytes + ta, src->bytes + na, tl) != 0) return false;
+  return tl == nl || src->bytes[na + tl] == '.';
+}
+
+/* Moves c to the next node in pre-order without leaving the node it was created on, skipping
+ * the current node's children unless descend; false at the end. */
+static bool advance(TSTreeCursor *c, bool descend) {
+  if (descend && ts_tree_cursor_goto_first_child(c)) return true;
+  while (!ts_tree_cursor_goto_next_sibling(c))
+    if (!ts_tree_cursor_goto_parent(c)) return false;
+  return true;
+}
+
+/* True when a name or attribute chain inside binding target t (a pattern list, a tuple...; not
+ * a subscript) rebinds one of st->names. */
+static bool target_rebinds(const wstate *st, TSNode t) {
+  TSTreeCursor c = ts_tree_cursor_new(t);
+  bool hit = false, more = true;
+  while (more && !hit) {
+    TSNode x = ts_tree_cursor_current_node(&c);
+    bool chain = is_kind(x, "identifier") || is_kind(x, "attribute");
+    for (size_t i = 0; chain && is_chain(x) && i < st->names.len && !hit; i++)
+      hit = rebinds(st->ctx->src, x, st->names.data[i]);
+    more = advance(&c, !chain && !is_kind(x, "subscript"));
+  }
+  ts_tree_cursor_delete(&c);
+  return hit;
+}
+
+/* The binding target of an assignment, augmented assignment, for loop or `:=`, or a null node. */
+static TSNode binding_target(TSNode n) {
+  if (is_kind(n, "assignment") || is_kind(n, "augmented_assignment") ||
+      is_kind(n, "for_statement"))
+    return ts_node_child_by_field_name(n, "left", 4);
+  if (is_kind(n, "named_expression")) return ts_node_child_by_field_name(n, "name", 4);
+  return (TSNode){0};
+}
+
+/* True when loop nest `nest` (its functions, lambdas and classes excluded) rebinds one of
+ * st->names: the value changes between iterations, and a captured graph would freeze it. */
+static bool nest_rebinds(const wstate *st, TSNode nest) {
+  TSTreeCursor c = ts_tree_cursor_new(nest);
+  bool hit = false, more = true;
+  while (more && !hit) {
+    TSNode x = ts_tree_cursor_current_node(&c);
+    TSNode t = binding_target(x);
+    hit = !ts_node_is_null(t) && target_rebinds(st, t);
+    more = advance(&c, !is_scope(x));
+  }
+  ts_tree_cursor_delete(&c);
+  return hit;
+}
+
+/* True when a launch of the loop whose frame was just popped passes as `dim`, an `inputs` or
+ * an `outputs` element a plain name that its loop nest (the outermost loop of the function
+ * around it) rebinds. */
+static bool arguments_change(wstate *st, const wframe *f) {
+  const gl_source *src = st->ctx->src;
+  st->names.len = 0;
+  for (size_t i = f->base; i < st->calls.len; i++) {
+    TSNode call = st->calls.data[i];
+    add_names(st, argument(src, call, "dim", 1));
+    add_names(st, argument(src, call, "inputs", 2));
+    add_names(st, argument(src, call, "outputs", 3));
+  }
+  if (st->names.len == 0) return false;
+  TSNode nest = f->node;
+  for (size_t i = st->stack.len; i-- > 0 && !st->stack.data[i].scope;)
+    nest = st->stack.data[i].node;
+  return nest_rebinds(st, nest);
 }
 
 static void enter_call(wstate *st, TSNode call) {
@@ -121,7 +214,7 @@ static void enter_call(wstate *st, TSNode call) {
 
 static void enter(wstate *st, TSNode n) {
   if (is_loop(n) || is_scope(n)) {
-    wframe f = {.node = n, .scope = is_scope(n)};
+    wframe f = {.node = n, .scope = is_scope(n), .base = st->calls.len};
     gl_vec_push(&st->stack, f);
   } else if (is_kind(n, "call")) {
     enter_call(st, n);
@@ -132,11 +225,13 @@ static void leave(wstate *st, TSNode n) {
   if (!(is_loop(n) || is_scope(n)) || st->stack.len == 0) return;
   wframe f = st->stack.data[--st->stack.len];
   if (f.scope) return;
-  bool report = f.launches >= 2 && !f.inner_done;
+  size_t own = st->calls.len - f.base;
+  bool report = own >= 2 && !f.inner_done && !arguments_change(st, &f);
   if (report) {
-    wcand c = {f.first, f.launches};
+    wcand c = {st->calls.data[f.base], (uint32_t)own};
     gl_vec_push(&st->found, c);
   }
+  st->calls.len = f.base;
   wframe *up = st->stack.len ? gl_vec_last(&st->stack) : NULL;
   if (up && !up->scope && (report || f.inner_done)) up->inner_done = true;
 }
@@ -174,5 +269,7 @@ void gl_check_warp_launch_loop(const gl_check_ctx *ctx) {
     gl_check_report(ctx, st.found.data[i].launch, msg);
   }
   gl_vec_free(&st.stack);
+  gl_vec_free(&st.calls);
+  gl_vec_free(&st.names);
   gl_vec_free(&st.found);
 }
