@@ -2,10 +2,11 @@
  * library unconditionally although the file itself shows that it means to run without a GPU.
  * Owns: the module-level GPU imports (statements directly in the module, so imports under try,
  *       if or def are guarded or lazy), the signs of a CPU path (`xp = cp if gpu else np`, a
- *       scope that binds or returns numpy in one place and a GPU package in another,
- *       cp.get_array_module, a `gpu=False` / `use_gpu=False` parameter, a try / except
- *       ImportError around the import of a whole GPU package) and of an availability check
- *       (getDeviceCount, is_available, CUDARuntimeError) in one pass.
+ *       scope that binds or returns numpy in one place and a GPU package in another, a
+ *       `gpu=False` / `use_gpu=False` parameter, a try / except ImportError around the import
+ *       of a whole GPU package; not cp.get_array_module, which generic code calls in GPU-only
+ *       scripts too) and of an availability check (getDeviceCount, is_available,
+ *       CUDARuntimeError) in one pass.
  * Not: other files of the package (a guard or a fallback elsewhere is not seen), torch and jax
  *      (they install and import without a GPU).
  * Threads: no state; reads the borrowed tree, source and model of one file. */
@@ -179,11 +180,6 @@ static void look(gstate *st, TSNode n) {
   if (strcmp(t, "attribute") == 0 || strcmp(t, "identifier") == 0) {
     if (resolve(st, n, q) && is_guard_name(q)) st->guarded = true;
     if (t[0] == 'i' && gl_bscan_text_is(src, n, "CUDARuntimeError")) st->guarded = true;
-  } else if (strcmp(t, "call") == 0) {
-    TSNode fn = ts_node_child_by_field_name(n, "function", 8);
-    if (resolve(st, fn, q) &&
-        (strcmp(q, "cupy.get_array_module") == 0 || strcmp(q, "cupyx.scipy.get_array_module") == 0))
-      claim = n;
   } else if (strcmp(t, "assignment") == 0) {
     note_modules(st, module_bits(st, ts_node_child_by_field_name(n, "right", 5)), n);
   } else if (strcmp(t, "return_statement") == 0) {

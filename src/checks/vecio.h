@@ -31,8 +31,9 @@ void gl_check_approximate_index_without_recall(const gl_check_ctx *ctx);
 void gl_check_metric_mismatch_in_port(const gl_check_ctx *ctx);
 
 /* A GPU library imported at module level outside any try / if, in a file that shows a CPU
- * path (a name bound to the numpy module, cp.get_array_module, a gpu=False parameter, a
- * try / except ImportError around another GPU import) and checks nowhere for a GPU. */
+ * path (`cp if gpu else np`, a scope binding numpy in one place and a GPU package in another,
+ * a gpu=False parameter, a try / except ImportError around another GPU import; not
+ * cp.get_array_module alone) and checks nowhere for a GPU. */
 void gl_check_no_gpu_availability_guard(const gl_check_ctx *ctx);
 
 /* An array placed on one literal GPU (with cp.cuda.Device(n), device="cuda:n", .cuda(n)) used
