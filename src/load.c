@@ -1,6 +1,7 @@
 /* load.c: reads one source file into memory and maps byte offsets to lines and columns.
  * Owns: the safe read (O_NONBLOCK open, fstat check, read loop with a size cap, never mmap), the
- *       lone-CR rewrite, BOM detection, the line table and the UTF-8 aware column arithmetic.
+ *       lone-CR rewrite, BOM detection, the line table, the UTF-8 aware column arithmetic and
+ *       the byte search of gl_source_has.
  * Not: choosing files (walk.c), parsing (parse.c), printing.
  * Threads: stateless; a gl_source belongs to one worker. */
 #include "load.h"
@@ -261,4 +262,18 @@ const char *gl_load_line(const gl_source *src, uint32_t line, size_t *len) {
   }
   *len = end - start;
   return src->bytes + start;
+}
+
+bool gl_source_has(const gl_source *src, const char *text) {
+  size_t n = strlen(text), len = src->len;
+  const char *b = src->bytes;
+  if (n == 0) return true;
+  if (!b) return false;
+  for (size_t i = 0; i + n <= len;) {   /* memchr for the first byte, then compare */
+    const char *p = memchr(b + i, text[0], len - n + 1 - i);
+    if (!p) return false;
+    if (memcmp(p, text, n) == 0) return true;
+    i = (size_t)(p - b) + 1;
+  }
+  return false;
 }

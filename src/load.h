@@ -68,6 +68,10 @@ void gl_source_free(gl_source *src);
  * sequence's start; the '\r' of a CRLF has a column of its own. A zeroed src gives 1:1. */
 gl_pos gl_load_position(const gl_source *src, size_t offset);
 
+/* True when src's bytes hold text anywhere (NUL bytes in the file do not stop the search): the
+ * checks' cheap early exit, since a call of `elapsed_time` cannot exist without those bytes. */
+bool gl_source_has(const gl_source *src, const char *text);
+
 /* The bytes of 1-based line `line` without its line end ("\n", or "\r\n"); line 1 starts after
  * the BOM. *len receives the length. A line out of range gives "" and 0. Borrowed from src. */
 const char *gl_load_line(const gl_source *src, uint32_t line, size_t *len);

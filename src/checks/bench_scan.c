@@ -216,8 +216,6 @@ bool gl_bscan_method(const gl_source *src, TSNode call, const char *meth, TSNode
   return !ts_node_is_null(*recv);
 }
 
-void gl_bscan_defs(const TSTree *tree, gl_bnodes *out) { gl_bscan_defs_in(NULL, tree, out); }
-
 void gl_bscan_defs_in(const gl_model *m, const TSTree *tree, gl_bnodes *out) {
   out->len = 0;
   gl_bscan s;

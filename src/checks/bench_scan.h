@@ -85,9 +85,8 @@ TSNode gl_bscan_kwarg(const gl_source *src, TSNode call, const char *name);
  * gets the object. */
 bool gl_bscan_method(const gl_source *src, TSNode call, const char *meth, TSNode *recv);
 
-/* Every function_definition of the file, in source order (out cleared first). */
-void gl_bscan_defs(const TSTree *tree, gl_bnodes *out);
-/* The same through the model's index (m may be NULL). */
+/* Every function_definition of the file, in source order (out cleared first), through the
+ * model's index (m may be NULL: a cursor walk). */
 void gl_bscan_defs_in(const gl_model *m, const TSTree *tree, gl_bnodes *out);
 
 /* The one def of defs whose name has the text of identifier name; a null node when there is

@@ -100,19 +100,6 @@ void gl_check_report_related(const gl_check_ctx *ctx, TSNode node, const char *m
   }
 }
 
-bool gl_check_source_has(const gl_check_ctx *ctx, const char *text) {
-  size_t n = strlen(text), len = ctx->src->len;
-  const char *b = ctx->src->bytes;
-  if (n == 0) return true;
-  for (size_t i = 0; i + n <= len;) {   /* memchr for the first byte, then compare */
-    const char *p = memchr(b + i, text[0], len - n + 1 - i);
-    if (!p) return false;
-    if (memcmp(p, text, n) == 0) return true;
-    i = (size_t)(p - b) + 1;
-  }
-  return false;
-}
-
 void gl_check_line_label(const gl_check_ctx *ctx, uint32_t byte, char *buf, size_t cap) {
   const gl_notebook *nb = ctx->src->notebook;
   if (nb) {

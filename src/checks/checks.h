@@ -46,10 +46,6 @@ void gl_check_report(const gl_check_ctx *ctx, TSNode node, const char *message);
 void gl_check_report_related(const gl_check_ctx *ctx, TSNode node, const char *message,
                              const TSNode rel_node[], const char *const rel_msg[], size_t n);
 
-/* True when the file's bytes hold text anywhere: a check's early exit before any walk (a file
- * without the bytes `elapsed_time` has no call of an attribute or import of that name). */
-bool gl_check_source_has(const gl_check_ctx *ctx, const char *text);
-
 /* Writes where byte sits as a reader of the source sees it: "line 12", or in a notebook's virtual
  * source "cell 3, line 2" (messages that name another line of the file). */
 void gl_check_line_label(const gl_check_ctx *ctx, uint32_t byte, char *buf, size_t cap);

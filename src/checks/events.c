@@ -193,7 +193,7 @@ static void check_read(evstate *st, TSNode read, TSNode end) {
 }
 
 void gl_check_event_elapsed_without_sync(const gl_check_ctx *ctx) {
-  if (!ctx->model || !gl_check_source_has(ctx, "elapsed_time")) return;
+  if (!ctx->model || !gl_source_has(ctx->src, "elapsed_time")) return;
   evstate st = {.ctx = ctx};
   learn_types(&st);
   gl_bscan_defs_in(ctx->model, ctx->tree, &st.defs);

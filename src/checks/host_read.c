@@ -345,9 +345,9 @@ static void visit(hstate *st, TSNode n, gl_bscan *s) {
 }
 
 void gl_check_missing_sync_before_host_read(const gl_check_ctx *ctx) {
-  const char *b = ctx->src->bytes;
-  if (!ctx->model || !b || (!strstr(b, "pinned") && !strstr(b, "mapped_array") &&
-                            !strstr(b, "managed_array") && !strstr(b, "non_blocking")))
+  const gl_source *b = ctx->src;
+  if (!ctx->model || (!gl_source_has(b, "pinned") && !gl_source_has(b, "mapped_array") &&
+                      !gl_source_has(b, "managed_array") && !gl_source_has(b, "non_blocking")))
     return;
   hstate st = {.ctx = ctx};
   gl_bscan_defs_in(ctx->model, ctx->tree, &st.all_defs);

@@ -210,7 +210,7 @@ static TSNode plain_callee(const lstate *st, const gl_bnodes *all, const gl_bnod
 static void check_calls(lstate *st) {
   if (st->calls.len == 0) return;
   gl_bnodes all = {0}, plain = {0}, assigned = {0};
-  gl_bscan_defs(st->ctx->tree, &all);
+  gl_bscan_defs_in(st->ctx->model, st->ctx->tree, &all);
   plain_defs(st->ctx->tree, &plain, &assigned);
   for (size_t i = 0; i < st->calls.len; i++) {
     if (ts_node_is_null(plain_callee(st, &all, &plain, &assigned, i))) continue;

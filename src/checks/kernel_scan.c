@@ -68,16 +68,6 @@ gl_kkind gl_kernel_of(const gl_model *m, const gl_source *src, TSNode decorated,
   return GL_K_NONE;
 }
 
-static bool mentions(const gl_source *src, const char *w) {
-  size_t n = strlen(w);
-  for (const char *p = src->bytes, *end = src->bytes + src->len; p + n <= end; p++) {
-    p = memchr(p, w[0], (size_t)(end - p) - n + 1);
-    if (!p) return false;
-    if (memcmp(p, w, n) == 0) return true;
-  }
-  return false;
-}
-
 /* False when no kernel of the kinds can be in the file: a kernel's decorator names `jit` (Numba,
  * cupyx.jit) or `kernel` / `func` (Warp) and resolves through an import of its library. */
 static bool kernels_possible(const gl_model *m, const gl_source *src, unsigned kinds) {
@@ -91,7 +81,7 @@ static bool kernels_possible(const gl_model *m, const gl_source *src, unsigned k
     memcpy(root, k->lib, r);
     root[r] = '\0';
     const char *word = k->kind == GL_K_WARP ? "kernel" : k->kind == GL_K_WARP_FUNC ? "func" : "jit";
-    if (gl_model_imports(m, root) && mentions(src, word)) return true;
+    if (gl_model_imports(m, root) && gl_source_has(src, word)) return true;
   }
   return false;
 }
@@ -99,7 +89,7 @@ static bool kernels_possible(const gl_model *m, const gl_source *src, unsigned k
 void gl_kernel_walk(const gl_model *m, const gl_source *src, const TSTree *tree, unsigned kinds,
                     gl_kernel_fn fn, gl_kernel_node_fn other, void *data) {
   if (!m || !src->bytes) return;
-  if (!mentions(src, "jit") && !mentions(src, "kernel") && !mentions(src, "func")) return;
+  if (!gl_source_has(src, "jit") && !gl_source_has(src, "kernel") && !gl_source_has(src, "func")) return;
   if (!other && !kernels_possible(m, src, kinds)) return;
   gl_bscan s;
   gl_bscan_init_in(&s, m, ts_tree_root_node(tree));

@@ -9,10 +9,6 @@
 
 #include "checks/checks.h"
 
-/* True when the source's bytes contain word anywhere (comments and strings included): the
- * checks return at once for a file that cannot name the library they look for. O(length). */
-bool gl_launch__mentions(const gl_source *src, const char *word);
-
 /* A for / while loop whose own body (same function, nested loops not included) makes two or
  * more `warp.launch` / `warp.launch_tiled` calls with a loop-invariant kernel and no
  * `device="cpu"`, in a file that calls none of `warp.ScopedCapture`, `warp.capture_begin`,

@@ -5,8 +5,7 @@
  *       `k[grid, block](...)`, CuPy `RawKernel` `k(grid, block, args)`), the value of a literal
  *       configuration, and for GPU605 one walk (TSTreeCursor, enter / leave, a scope stack) that
  *       collects launch sites, names bound to arrays of literal size, and the kernels of the file
- *       that loop over the grid; the findings are decided after the walk. Also the byte search
- *       (gl_launch__mentions) the pack's checks use to skip files that name no kernel library.
+ *       that loop over the grid; the findings are decided after the walk.
  * Not: the reporting helper (checks.c), query rules.
  * Threads: no state; reads the borrowed tree, source and model of one file. */
 #include "checks/launch.h"
@@ -28,21 +27,9 @@ typedef struct lsite {
 
 static bool is_kind(TSNode n, const char *kind) { return strcmp(ts_node_type(n), kind) == 0; }
 
-bool gl_launch__mentions(const gl_source *src, const char *word) {
-  size_t k = strlen(word);
-  const char *p = src->bytes, *end = src->bytes + src->len;
-  while (k && (size_t)(end - p) >= k) {
-    const char *q = memchr(p, word[0], (size_t)(end - p) - k + 1);
-    if (!q) return false;
-    if (memcmp(q, word, k) == 0) return true;
-    p = q + 1;
-  }
-  return false;
-}
-
 /* Launches need a Numba or CuPy kernel: a file naming neither module has none. */
 static bool may_launch(const gl_source *src) {
-  return gl_launch__mentions(src, "numba") || gl_launch__mentions(src, "cupy");
+  return gl_source_has(src, "numba") || gl_source_has(src, "cupy");
 }
 
 static uint64_t cap(uint64_t v) { return v > BIG ? BIG : v; }

@@ -270,8 +270,8 @@ void gl_check_pageable_async_transfer(const gl_check_ctx *ctx) {
   if (!ctx->model || !gl_mem_imports_any(ctx->model, libs, 4)) return;
   /* every asynchronous copy this check knows names one of these (`non_blocking=True`,
    * `blocking=False`, `x.set(h, stream)` (written `.set(`), `copy_to_host(h, stream)`, `to_device(h, stream)`) */
-  if (!gl_check_source_has(ctx, "blocking") && !gl_check_source_has(ctx, ".set(") &&
-      !gl_check_source_has(ctx, "copy_to_host") && !gl_check_source_has(ctx, "to_device"))
+  if (!gl_source_has(ctx->src, "blocking") && !gl_source_has(ctx->src, ".set(") &&
+      !gl_source_has(ctx->src, "copy_to_host") && !gl_source_has(ctx->src, "to_device"))
     return;
   xstate st = {.ctx = ctx};
   gl_mwalk_scoped(ctx->model, ctx->tree, &st.scopes, visit, &st);

@@ -185,9 +185,9 @@ void gl_check_allocator_configured_after_use(const gl_check_ctx *ctx) {
   /* every configuration the check knows spells one of these: set_allocator,
    * set_pinned_memory_allocator, change_current_allocator, rmm.reinitialize,
    * set_current_device_resource, set_per_device_resource, PYTORCH_CUDA_ALLOC_CONF */
-  if (!gl_check_source_has(ctx, "allocator") && !gl_check_source_has(ctx, "reinitialize") &&
-      !gl_check_source_has(ctx, "device_resource") &&
-      !gl_check_source_has(ctx, "PYTORCH_CUDA_ALLOC_CONF"))
+  if (!gl_source_has(ctx->src, "allocator") && !gl_source_has(ctx->src, "reinitialize") &&
+      !gl_source_has(ctx->src, "device_resource") &&
+      !gl_source_has(ctx->src, "PYTORCH_CUDA_ALLOC_CONF"))
     return;
   ostate st = {.ctx = ctx};
   gl_mwalk_scoped(ctx->model, ctx->tree, &st.scopes, visit_node, &st);

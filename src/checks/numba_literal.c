@@ -181,7 +181,7 @@ static void scan_body(const gl_check_ctx *ctx, TSNode def, sigkind sig) {
 }
 
 static void run(const gl_check_ctx *ctx, sigkind want) {
-  if (!ctx->model || !ctx->src->bytes || !strstr(ctx->src->bytes, "numba")) return;
+  if (!ctx->model || !gl_source_has(ctx->src, "numba")) return;
   gl_bscan s;
   gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;

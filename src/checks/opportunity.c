@@ -244,12 +244,8 @@ static bool magic_loads(const gl_source *src, const char *ext) {
 
 /* Whether the source names one of the libraries at all (a cheap exit before the walk). */
 static bool mentions(const gl_source *src, const char *const *libs) {
-  for (; *libs; libs++) {
-    size_t len = strlen(*libs);
-    for (const char *p = src->bytes, *end = src->bytes + src->len;
-         (p = memchr(p, (*libs)[0], (size_t)(end - p))) != NULL; p++)
-      if ((size_t)(end - p) >= len && memcmp(p, *libs, len) == 0) return true;
-  }
+  for (; *libs; libs++)
+    if (gl_source_has(src, *libs)) return true;
   return false;
 }
 

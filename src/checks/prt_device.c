@@ -247,8 +247,7 @@ static void on_call(dstate *st, TSNode call) {
 
 void gl_check_cross_device_array_use(const gl_check_ctx *ctx) {
   if (!ctx->model) return;
-  const char *b = ctx->src->bytes;
-  if (!strstr(b, "Device(") && !strstr(b, "cuda:")) return;
+  if (!gl_source_has(ctx->src, "Device(") && !gl_source_has(ctx->src, "cuda:")) return;
   dstate st = {.ctx = ctx};
   gl_bscan s;
   gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));

@@ -451,7 +451,7 @@ static void check_launch(rstate *st, TSNode call) {
 }
 
 static void run(const gl_check_ctx *ctx, bool width) {
-  if (!ctx->model || !ctx->src->bytes || !strstr(ctx->src->bytes, "Raw")) return;
+  if (!ctx->model || !gl_source_has(ctx->src, "Raw")) return;
   rstate st = {.ctx = ctx, .width = width};
   collect(&st);
   for (size_t i = 0; i < st.launches.len; i++) check_launch(&st, st.launches.data[i]);

@@ -244,7 +244,7 @@ static void look_at_call(sstate *st, TSNode call) {
 static void run(const gl_check_ctx *ctx, bool pandas) {
   if (!ctx->model) return;
   const char *gate = pandas ? "pandas" : "numpy";
-  if (!strstr(ctx->src->bytes, gate) && !strstr(ctx->src->bytes, "fromfile")) return;
+  if (!gl_source_has(ctx->src, gate) && !gl_source_has(ctx->src, "fromfile")) return;
   sstate st = {.ctx = ctx, .pandas = pandas};
   gl_bscan s;
   gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));

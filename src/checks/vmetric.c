@@ -172,7 +172,7 @@ static bool mismatch(const mstate *st, int faiss, int gpu) {
 
 void gl_check_metric_mismatch_in_port(const gl_check_ctx *ctx) {
   if (!ctx->model) return;
-  if (!strstr(ctx->src->bytes, "faiss")) return;
+  if (!gl_source_has(ctx->src, "faiss")) return;
   mstate st = {.ctx = ctx};
   gl_bscan s;
   gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));

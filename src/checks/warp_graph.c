@@ -256,7 +256,7 @@ static void walk(wstate *st) {
 }
 
 void gl_check_warp_launch_loop(const gl_check_ctx *ctx) {
-  if (!ctx->model || !gl_launch__mentions(ctx->src, "warp")) return;   /* no Warp import */
+  if (!ctx->model || !gl_source_has(ctx->src, "warp")) return;   /* no Warp import */
   wstate st = {.ctx = ctx};
   walk(&st);
   for (size_t i = 0; !st.captures && i < st.found.len; i++) {

@@ -112,8 +112,13 @@ static void test_defs_and_ambiguity(void **state) {
   fx *f = build("def a():\n    pass\ndef b():\n    def a():\n        pass\n"
                 "class C:\n    def m(self):\n        pass\nb()\na()\nm()\nz()\n");
   gl_bnodes defs = {0};
-  gl_bscan_defs(f->tree, &defs);
+  gl_bscan_defs_in(f->m, f->tree, &defs);   /* through the index: the cursor walk's defs */
   assert_int_equal(defs.len, 4);
+  gl_bnodes walked = {0};
+  gl_bscan_defs_in(NULL, f->tree, &walked);
+  assert_int_equal(walked.len, 4);
+  for (size_t i = 0; i < 4; i++) assert_true(ts_node_eq(defs.data[i], walked.data[i]));
+  gl_vec_free(&walked);
   TSNode d = gl_bscan_def_named(&f->src, &defs, find(f, "identifier", "b", 1));
   assert_false(ts_node_is_null(d));
   assert_int_equal(ts_node_start_point(d).row, 2);

@@ -590,6 +590,22 @@ static void test_fd_read_error(void **state) {
   assert_int_equal(gl_load_drain(-1), GL_EIO);
 }
 
+/* gl_source_has: a byte search that NUL bytes in the file do not stop. */
+static void test_source_has(void **state) {
+  (void)state;
+  gl_source src = {0};
+  gl_load_buffer(&src, "t.py", "import cupy\0x.elapsed_time(e)\n", 30);
+  assert_true(gl_source_has(&src, "cupy"));
+  assert_true(gl_source_has(&src, "elapsed_time"));   /* after the NUL */
+  assert_true(gl_source_has(&src, "(e)\n"));            /* at the very end */
+  assert_true(gl_source_has(&src, ""));
+  assert_false(gl_source_has(&src, "elapsed_times"));
+  assert_false(gl_source_has(&src, "torch"));
+  gl_source_free(&src);
+  gl_source empty = {0};
+  assert_false(gl_source_has(&empty, "x"));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_empty_buffer),
@@ -620,6 +636,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_fd_pipe_exactly_at_cap, tmp_setup, tmp_teardown),
       cmocka_unit_test_setup_teardown(test_fd_regular_file_and_nul, tmp_setup, tmp_teardown),
       cmocka_unit_test_setup_teardown(test_fd_read_error, tmp_setup, tmp_teardown),
+      cmocka_unit_test(test_source_has),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
