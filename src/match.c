@@ -180,6 +180,7 @@ static void clear_compiled(gl_matcher *m) {
   gl_vec_free(&m->rules);
   gl_vec_free(&m->checks);
   gl_vec_free(&m->names);
+  gl_mdispatch_free_all(m);
   if (m->query) ts_query_delete(m->query);
   m->query = NULL;
 }
@@ -197,7 +198,10 @@ static bool compile_all(gl_matcher *m, gl_diag_list *errs) {
     gl_qtext qt;
     m->query = build_query(&rules, m->lang, &qt, errs);
     if (m->query) add_query_rules(m, &qt, m->set->models, errs);
-    if (m->query && errs->len == nerr) gl_match_names_take(m, &qt);
+    if (m->query && errs->len == nerr) {
+      gl_match_names_take(m, &qt);
+      gl_match_dispatch_take(m, &qt);
+    }
     gl_qtext_free(&qt);
   }
   gl_vec_free(&rules);
@@ -247,6 +251,10 @@ bool gl_match_ready(const gl_matcher *cm) {
 
 bool gl_match_compiled(const gl_matcher *m) {
   return m && atomic_load_explicit(&m->ready, memory_order_acquire);
+}
+
+bool gl_match_dispatches(const gl_matcher *m) {
+  return gl_match_compiled(m) && m->root_of != NULL;
 }
 
 const gl_diag_list *gl_match_errors(const gl_matcher *m) {

@@ -49,6 +49,11 @@ bool gl_match_ready(const gl_matcher *m);
 /* True once the matcher has been compiled (eagerly, or lazily by gl_match_ready). */
 bool gl_match_compiled(const gl_matcher *m);
 
+/* True when the compiled matcher runs its query only at nodes of its patterns' root types, with
+ * early predicate tests (match_dispatch.c); false when some pattern makes it walk the whole tree.
+ * The findings are the same either way. */
+bool gl_match_dispatches(const gl_matcher *m);
+
 /* A lazy matcher's compilation errors (file:line:column, sorted as gl_match_new sorts them), empty
  * when it compiled cleanly; NULL while it has not been compiled. */
 const gl_diag_list *gl_match_errors(const gl_matcher *m);

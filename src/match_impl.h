@@ -36,6 +36,47 @@ typedef struct gl_mname {
   TSSymbol symbol;             /* identifier or attribute */
 } gl_mname;
 
+/* Dispatch by root node (match_dispatch.c). A slot is a fixed field path below a pattern's root:
+ * slot 0 is the root, slot k the `field` child of slot `parent` (fields that hold one node). */
+#define GL_MSLOT_MAX 32
+#define GL_MFIXED_SYMBOLS 4
+#define GL_MDISPATCH_NONE UINT32_MAX
+typedef struct gl_mslot {
+  uint8_t parent;
+  TSFieldId field;
+} gl_mslot;
+
+typedef struct gl_mfixed {     /* a node the pattern requires at a slot */
+  uint8_t slot;
+  uint8_t nsymbols;            /* 0: any named node */
+  TSSymbol symbols[GL_MFIXED_SYMBOLS];
+} gl_mfixed;
+
+typedef struct gl_mcap {       /* a capture that always takes the node at a slot */
+  uint32_t capture;
+  uint8_t slot;
+} gl_mcap;
+
+/* A pattern tried only at nodes of type `root` whose fixed nodes exist and pass `tests` (indices
+ * into its preds, cheapest first). */
+typedef struct gl_mdispatch {
+  uint32_t pattern;            /* index into gl_matcher.patterns (disabled in the query) */
+  TSSymbol root;
+  gl_mfixed *fixed;            /* owned */
+  uint32_t nfixed;
+  gl_mcap *caps;               /* owned */
+  uint32_t ncaps;
+  uint32_t *tests;             /* owned */
+  uint32_t ntests;
+} gl_mdispatch;
+
+/* A worker's nodes at each slot below the node being tried, computed on demand. */
+typedef struct gl_mslots {
+  TSNode node[GL_MSLOT_MAX];
+  uint32_t gen[GL_MSLOT_MAX];  /* node[k] is valid when gen[k] == cur */
+  uint32_t cur;
+} gl_mslots;
+
 typedef struct gl_mcheck {
   const gl_rule *rule;
   gl_check_fn fn;
@@ -55,10 +96,33 @@ struct gl_matcher {
   gl_vec(gl_mpattern) patterns;/* indexed by pattern index */
   gl_vec(gl_mcheck) checks;    /* enabled check rules, in ruleset order */
   gl_vec(gl_mname) names;      /* name patterns, in pattern order (match_names.c) */
+  /* Dispatch by root (match_dispatch.c): when root_of is set, every pattern has known root
+   * types and the query runs anchored at the model's nodes of those types instead of over the
+   * tree. NULL when some pattern needs the whole tree walked. */
+  gl_vec(gl_mdispatch) dispatch;   /* sorted by root symbol */
+  struct {
+    uint32_t begin, end;       /* the range of dispatch with this root ({0, 0}: none) */
+    bool plain;                /* some pattern that is not dispatched has this root */
+  } *root_of;                  /* per symbol */
+  uint32_t *dispatch_of;       /* per pattern: its index in dispatch, or GL_MDISPATCH_NONE */
+  gl_mslot slots[GL_MSLOT_MAX];
+  size_t nslots;
 };
 
 /* Takes the name patterns of m's compiled query out of it (ts_query_disable_pattern) into
  * m->names; qt is the combined text m->query was compiled from. */
 void gl_match_names_take(gl_matcher *m, const gl_qtext *qt);
+
+/* Fills m->dispatch, m->root_of and m->dispatch_of from m's compiled query (runs after
+ * gl_match_names_take); leaves them empty when some pattern has no known root type. */
+void gl_match_dispatch_take(gl_matcher *m, const gl_qtext *qt);
+void gl_mdispatch_free_all(gl_matcher *m);
+
+/* Starts trying patterns at root (slot 0). */
+void gl_mslots_begin(gl_mslots *sl, TSNode root);
+/* True unless d surely cannot match at the root of sl: its fixed nodes are there with their
+ * types and its tests hold (a test that hit a regex limit counts as holding). */
+bool gl_mdispatch_test(const gl_matcher *m, const gl_mdispatch *d, gl_mslots *sl,
+                       gl_pred_env *env);
 
 #endif

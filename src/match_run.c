@@ -26,6 +26,9 @@ typedef struct seen_slot {
 struct gl_match_ctx {
   const gl_matcher *m;
   TSQueryCursor *cursor;
+  TSQueryCursor *anchored;      /* runs the query at one node (max start depth 0) */
+  gl_mslots slots;
+  bool *pass;                   /* per dispatch entry: may match at the node being tried */
   pcre2_general_context *gctx;  /* routes PCRE2's per-worker allocations through gl_xmalloc */
   pcre2_jit_stack *jit;
   gl_pred_env env;
@@ -50,6 +53,8 @@ gl_match_ctx *gl_match_ctx_new(const gl_matcher *m, uint32_t match_limit) {
   ctx->m = m;
   ctx->cursor = ts_query_cursor_new();
   ts_query_cursor_set_match_limit(ctx->cursor, match_limit ? match_limit : DEFAULT_MATCH_LIMIT);
+  ctx->anchored = ts_query_cursor_new();
+  ts_query_cursor_set_match_limit(ctx->anchored, match_limit ? match_limit : DEFAULT_MATCH_LIMIT);
   ctx->gctx = pcre2_general_context_create(pcre2_xmalloc, pcre2_xfree, NULL);
   ctx->env.md = pcre2_match_data_create(1, ctx->gctx);
   ctx->env.mctx = pcre2_match_context_create(ctx->gctx);
@@ -58,13 +63,15 @@ gl_match_ctx *gl_match_ctx_new(const gl_matcher *m, uint32_t match_limit) {
   pcre2_set_heap_limit(ctx->env.mctx, REGEX_HEAP_LIMIT_KIB);
   ctx->jit = pcre2_jit_stack_create(JIT_STACK_MIN, JIT_STACK_MAX, ctx->gctx);
   if (ctx->jit) pcre2_jit_stack_assign(ctx->env.mctx, NULL, ctx->jit);
-  /* regex_noted is sized by the compiled rules: allocated by the first gl_match_run. */
+  /* regex_noted and pass are sized by the compiled rules: allocated by the first gl_match_run. */
   return ctx;
 }
 
 void gl_match_ctx_free(gl_match_ctx *ctx) {
   if (!ctx) return;
   ts_query_cursor_delete(ctx->cursor);
+  ts_query_cursor_delete(ctx->anchored);
+  free(ctx->pass);
   pcre2_match_data_free(ctx->env.md);
   pcre2_match_context_free(ctx->env.mctx);
   pcre2_jit_stack_free(ctx->jit);
@@ -131,6 +138,7 @@ static void begin_file(gl_match_ctx *ctx, const gl_source *src, const gl_model *
   }
   ctx->seen_used = 0;
   size_t nrules = ctx->m->rules.len ? ctx->m->rules.len : 1;
+  if (!ctx->pass) ctx->pass = gl_xcalloc(ctx->m->dispatch.len + 1, sizeof(bool));
   if (!ctx->regex_noted) ctx->regex_noted = gl_xcalloc(nrules, sizeof(bool));
   else memset(ctx->regex_noted, 0, nrules * sizeof(bool));
   ctx->env.src = src;
@@ -175,13 +183,53 @@ static void on_match(gl_match_ctx *ctx, const TSQueryMatch *qm, gl_file_result *
   f->message = gl_msg_fill(&mr->msg, qm, ctx->env.src, ctx->env.model);
 }
 
-static void run_query(gl_match_ctx *ctx, const TSTree *tree, gl_file_result *out) {
+/* The combined query over the tree; true when it exceeded the match limit. */
+static bool run_query(gl_match_ctx *ctx, const TSTree *tree, gl_file_result *out) {
   ts_query_cursor_exec(ctx->cursor, ctx->m->query, ts_tree_root_node(tree));
   TSQueryMatch qm;
   while (ts_query_cursor_next_match(ctx->cursor, &qm)) on_match(ctx, &qm, out);
-  if (ts_query_cursor_did_exceed_match_limit(ctx->cursor))
-    gl_file_result_note(out, GL_NOTE_PARTIAL, GL_LEVEL_WARNING, 0, 0,
-                        "query match limit exceeded; some findings may be missing");
+  return ts_query_cursor_did_exceed_match_limit(ctx->cursor);
+}
+
+/* The query anchored at node (max start depth 0): only matches rooted there, those of a
+ * dispatched pattern only when it passed its early tests (pass[]). True when it exceeded the
+ * match limit. */
+static bool run_at(gl_match_ctx *ctx, TSNode node, gl_file_result *out) {
+  const gl_matcher *m = ctx->m;
+  ts_query_cursor_exec(ctx->anchored, m->query, node);
+  TSQueryMatch qm;
+  while (ts_query_cursor_next_match(ctx->anchored, &qm)) {
+    uint32_t k = m->dispatch_of[qm.pattern_index];
+    if (k == GL_MDISPATCH_NONE || ctx->pass[k]) on_match(ctx, &qm, out);
+  }
+  return ts_query_cursor_did_exceed_match_limit(ctx->anchored);
+}
+
+/* The query run at the nodes of the model's index that have a pattern's root type instead of
+ * over the whole tree (match_dispatch.c); a node with only dispatched patterns is run when one
+ * of them passed its early tests there. True when a run exceeded the match limit. */
+static bool run_dispatch(gl_match_ctx *ctx, gl_file_result *out) {
+  const gl_matcher *m = ctx->m;
+  const gl_model *model = ctx->env.model;
+  uint32_t n = gl_model_node_count(model), nsym = ts_language_symbol_count(m->lang);
+  bool exceeded = false;
+  ts_query_cursor_set_max_start_depth(ctx->anchored, 0);
+  for (uint32_t i = 0; i < n; i++) {
+    TSNode node = gl_model_node_at(model, i);
+    TSSymbol sym = ts_node_symbol(node);
+    if (sym >= nsym) continue;
+    uint32_t begin = m->root_of[sym].begin, end = m->root_of[sym].end;
+    bool run = m->root_of[sym].plain;
+    if (begin < end) gl_mslots_begin(&ctx->slots, node);
+    for (uint32_t k = begin; k < end; k++) {
+      const gl_mdispatch *d = &m->dispatch.data[k];
+      ctx->pass[k] = m->rules.data[m->patterns.data[d->pattern].rule].rule->enabled &&
+                     gl_mdispatch_test(m, d, &ctx->slots, &ctx->env);
+      run |= ctx->pass[k];
+    }
+    if (run) exceeded |= run_at(ctx, node, out);
+  }
+  return exceeded;
 }
 
 /* The name patterns (match_names.c) on the nodes they can match: the qualified identifiers and
@@ -238,7 +286,12 @@ void gl_match_run(gl_match_ctx *ctx, const gl_source *src, const TSTree *tree,
   if (!ctx || !ctx->m || !src || !tree || !out) return;
   if (!gl_match_ready(ctx->m)) return;
   begin_file(ctx, src, model);
-  if (ctx->m->query) run_query(ctx, tree, out);
+  bool exceeded = false;
+  if (ctx->m->query && ctx->m->root_of && model) exceeded = run_dispatch(ctx, out);
+  else if (ctx->m->query) exceeded = run_query(ctx, tree, out);
+  if (exceeded)
+    gl_file_result_note(out, GL_NOTE_PARTIAL, GL_LEVEL_WARNING, 0, 0,
+                        "query match limit exceeded; some findings may be missing");
   run_names(ctx, out);
   run_checks(ctx, tree, out);
 }
