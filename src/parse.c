@@ -21,6 +21,31 @@ struct gl_parser {
 
 const TSLanguage *gl_parse_language(void) { return tree_sitter_python(); }
 
+/* One remembered field name: direct-mapped by the name's address, checked by its bytes. */
+#define FIELD_MEMO_SLOTS 64
+#define FIELD_MEMO_NAME 32
+typedef struct field_memo {
+  const char *at;
+  uint32_t len;
+  TSFieldId id;
+  char name[FIELD_MEMO_NAME];
+} field_memo;
+
+static _Thread_local field_memo field_memos[FIELD_MEMO_SLOTS];
+
+TSNode gl_parse_child(TSNode n, const char *field, uint32_t len) {
+  if (ts_node_is_null(n)) return n;
+  if (len >= FIELD_MEMO_NAME) return ts_node_child_by_field_name(n, field, len);
+  field_memo *e = &field_memos[((uintptr_t)field >> 3) % FIELD_MEMO_SLOTS];
+  if (e->at != field || e->len != len || memcmp(e->name, field, len) != 0) {
+    e->id = ts_language_field_id_for_name(gl_parse_language(), field, len);
+    e->at = field;
+    e->len = len;
+    memcpy(e->name, field, len);
+  }
+  return ts_node_child_by_field_id(n, e->id);
+}
+
 gl_parser *gl_parse_new(uint32_t timeout_ms, uint32_t max_depth) {
   gl_parser *p = gl_xcalloc(1, sizeof(*p));
   p->ts = ts_parser_new();

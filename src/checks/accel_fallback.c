@@ -14,6 +14,7 @@
 
 #include "checks/accel_scan.h"
 #include "notebook.h"
+#include "parse.h"
 
 #define QCAP 160
 #define TEXT_MAX 60
@@ -68,13 +69,13 @@ static bool in_list(const char *const *list, const char *s) {
 
 /* The value of keyword argument name, or a null node. */
 static TSNode kwarg(const gl_source *src, TSNode call, const char *name) {
-  TSNode none = {0}, args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode none = {0}, args = gl_parse_child(call, "arguments", 9);
   uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);
     if (!is_type(a, "keyword_argument")) continue;
-    TSNode k = ts_node_child_by_field_name(a, "name", 4);
-    if (!ts_node_is_null(k) && text_is(src, k, name)) return ts_node_child_by_field_name(a, "value", 5);
+    TSNode k = gl_parse_child(a, "name", 4);
+    if (!ts_node_is_null(k) && text_is(src, k, name)) return gl_parse_child(a, "value", 5);
   }
   return none;
 }
@@ -111,10 +112,10 @@ static void sklearn_call(scan *s, TSNode call, const char *q) {
 
 /* `x.iterrows()` / `x.itertuples(...)` on anything not known to be device data. */
 static void rows_call(scan *s, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (ts_node_is_null(fn) || !is_type(fn, "attribute")) return;
-  TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
-  TSNode obj = ts_node_child_by_field_name(fn, "object", 6);
+  TSNode attr = gl_parse_child(fn, "attribute", 9);
+  TSNode obj = gl_parse_child(fn, "object", 6);
   if (ts_node_is_null(attr) || ts_node_is_null(obj)) return;
   if (!text_is(s->ctx->src, attr, "iterrows") && !text_is(s->ctx->src, attr, "itertuples")) return;
   if (gl_model_prov(s->ctx->model, obj) == GL_PROV_DEVICE) return;
@@ -124,7 +125,7 @@ static void rows_call(scan *s, TSNode call) {
 
 static void on_call(scan *s, TSNode call) {
   char q[QCAP];
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (!gl_model_resolve(s->ctx->model, fn, q, sizeof q)) {
     rows_call(s, call);
     return;
@@ -140,7 +141,7 @@ static bool on_node(void *user, TSNode n, const gl_ascan_pos *pos) {
   const char *t = ts_node_type(n);
   if (strcmp(t, "call") == 0) on_call(s, n);
   else if (strcmp(t, "function_definition") == 0) {
-    TSNode name = ts_node_child_by_field_name(n, "name", 4);
+    TSNode name = gl_parse_child(n, "name", 4);
     if (!ts_node_is_null(name)) gl_vec_push(&s->defs, name);
   } else if (strcmp(t, "string") == 0 || strcmp(t, "comment") == 0) return false;
   return true;

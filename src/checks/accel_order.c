@@ -16,6 +16,7 @@
 #include "match.h"
 #include "notebook.h"
 #include "xalloc.h"
+#include "parse.h"
 
 #define QCAP 160
 #define TEXT_MAX 60
@@ -80,7 +81,7 @@ static void add_imports(scan *s, TSNode stmt, const gl_ascan_pos *pos) {
   uint32_t n = ts_node_named_child_count(stmt);
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(stmt, i);
-    if (is_type(c, "aliased_import")) c = ts_node_child_by_field_name(c, "name", 4);
+    if (is_type(c, "aliased_import")) c = gl_parse_child(c, "name", 4);
     add_module(s, c, pos);
   }
 }
@@ -90,14 +91,14 @@ static TSNode statement_call(TSNode stmt) {
   TSNode none = {0};
   if (ts_node_named_child_count(stmt) != 1) return none;
   TSNode e = ts_node_named_child(stmt, 0);
-  if (is_type(e, "assignment")) e = ts_node_child_by_field_name(e, "right", 5);
+  if (is_type(e, "assignment")) e = gl_parse_child(e, "right", 5);
   return !ts_node_is_null(e) && is_type(e, "call") ? e : none;
 }
 
 static void add_enable(scan *s, TSNode call, const gl_ascan_pos *pos) {
   char q[QCAP];
   if (ts_node_is_null(call)) return;
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (gl_model_resolve(s->ctx->model, fn, q, sizeof q) && strcmp(q, s->sp->install) == 0)
     add(s, call, pos, true);
 }
@@ -106,7 +107,7 @@ static bool on_node(void *user, TSNode n, const gl_ascan_pos *pos) {
   scan *s = user;
   if (is_type(n, "import_statement")) add_imports(s, n, pos);
   else if (is_type(n, "import_from_statement"))
-    add_module(s, ts_node_child_by_field_name(n, "module_name", 11), pos);
+    add_module(s, gl_parse_child(n, "module_name", 11), pos);
   else if (is_type(n, "expression_statement")) add_enable(s, statement_call(n), pos);
   else return true;
   return false;

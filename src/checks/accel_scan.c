@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "xalloc.h"
+#include "parse.h"
 
 #define MAX_DEPTH 256
 
@@ -54,7 +55,7 @@ static bool is_type_checking(const gl_source *src, TSNode cond) {
   const char *t = ts_node_type(cond);
   if (strcmp(t, "identifier") == 0) return text_is(src, cond, "TYPE_CHECKING");
   if (strcmp(t, "attribute") != 0) return false;
-  TSNode attr = ts_node_child_by_field_name(cond, "attribute", 9);
+  TSNode attr = gl_parse_child(cond, "attribute", 9);
   return !ts_node_is_null(attr) && text_is(src, attr, "TYPE_CHECKING");
 }
 
@@ -76,13 +77,13 @@ static bool open_frame(walker *w, uint32_t d, TSNode n, const char *field) {
   if (in_if && field && strcmp(field, "alternative") == 0) {
     up->alts++;
     if (strcmp(f->type, "elif_clause") == 0 &&
-        is_type_checking(w->src, ts_node_child_by_field_name(n, "condition", 9)))
+        is_type_checking(w->src, gl_parse_child(n, "condition", 9)))
       return false;
     return (f->branch = push_branch(w, up->start, up->alts));
   }
   if (strcmp(f->type, "case_clause") == 0) return (f->branch = push_branch(w, up->start, ++up->alts));
   if (strcmp(f->type, "if_statement") == 0)
-    f->type_checking = is_type_checking(w->src, ts_node_child_by_field_name(n, "condition", 9));
+    f->type_checking = is_type_checking(w->src, gl_parse_child(n, "condition", 9));
   if (field && strcmp(field, "body") == 0 && strcmp(up->type, "function_definition") == 0) {
     if (w->pos.nscope >= GL_ASCAN_NEST) return false;
     w->pos.scope[w->pos.nscope++] = up->start;

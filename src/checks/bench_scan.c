@@ -4,6 +4,7 @@
  * Not: any check's logic.
  * Threads: no state beyond the caller's values. */
 #include "checks/bench_scan.h"
+#include "parse.h"
 
 #include <string.h>
 
@@ -162,7 +163,7 @@ bool gl_bscan_text_is(const gl_source *src, TSNode n, const char *s) {
 
 bool gl_bscan_callee(const gl_model *m, TSNode call, char *buf, size_t cap) {
   if (strcmp(ts_node_type(call), "call") != 0) return false;
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   return !ts_node_is_null(fn) && gl_model_resolve(m, fn, buf, cap);
 }
 
@@ -175,7 +176,7 @@ bool gl_bscan_callee_in(const gl_model *m, TSNode call, const char *const *names
 }
 
 TSNode gl_bscan_arg(TSNode call, uint32_t i) {
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode args = gl_parse_child(call, "arguments", 9);
   TSNode none = {0};
   if (ts_node_is_null(args) || strcmp(ts_node_type(args), "argument_list") != 0) return none;
   uint32_t n = ts_node_named_child_count(args), k = 0;
@@ -192,27 +193,27 @@ TSNode gl_bscan_arg(TSNode call, uint32_t i) {
 }
 
 TSNode gl_bscan_kwarg(const gl_source *src, TSNode call, const char *name) {
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode args = gl_parse_child(call, "arguments", 9);
   TSNode none = {0};
   if (ts_node_is_null(args)) return none;
   uint32_t n = ts_node_named_child_count(args);
   for (uint32_t j = 0; j < n; j++) {
     TSNode a = ts_node_named_child(args, j);
     if (strcmp(ts_node_type(a), "keyword_argument") != 0) continue;
-    TSNode k = ts_node_child_by_field_name(a, "name", 4);
+    TSNode k = gl_parse_child(a, "name", 4);
     if (!ts_node_is_null(k) && gl_bscan_text_is(src, k, name))
-      return ts_node_child_by_field_name(a, "value", 5);
+      return gl_parse_child(a, "value", 5);
   }
   return none;
 }
 
 bool gl_bscan_method(const gl_source *src, TSNode call, const char *meth, TSNode *recv) {
   if (strcmp(ts_node_type(call), "call") != 0) return false;
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (ts_node_is_null(fn) || strcmp(ts_node_type(fn), "attribute") != 0) return false;
-  TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
+  TSNode attr = gl_parse_child(fn, "attribute", 9);
   if (ts_node_is_null(attr) || !gl_bscan_text_is(src, attr, meth)) return false;
-  *recv = ts_node_child_by_field_name(fn, "object", 6);
+  *recv = gl_parse_child(fn, "object", 6);
   return !ts_node_is_null(*recv);
 }
 
@@ -230,7 +231,7 @@ TSNode gl_bscan_def_named(const gl_source *src, const gl_bnodes *defs, TSNode na
   TSNode found = {0};
   if (strcmp(ts_node_type(name), "identifier") != 0) return found;
   for (size_t i = 0; i < defs->len; i++) {
-    TSNode dn = ts_node_child_by_field_name(defs->data[i], "name", 4);
+    TSNode dn = gl_parse_child(defs->data[i], "name", 4);
     if (ts_node_is_null(dn) || !gl_bscan_same_text(src, dn, name)) continue;
     if (!ts_node_is_null(found)) return (TSNode){0};
     found = defs->data[i];
@@ -239,7 +240,7 @@ TSNode gl_bscan_def_named(const gl_source *src, const gl_bnodes *defs, TSNode na
 }
 
 bool gl_bscan_body_each(TSNode def, gl_bscan_fn fn, void *data) {
-  TSNode body = ts_node_child_by_field_name(def, "body", 4);
+  TSNode body = gl_parse_child(def, "body", 4);
   if (ts_node_is_null(body)) return false;
   gl_bscan s;
   gl_bscan_init(&s, body);

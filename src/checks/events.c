@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "checks/bench_scan.h"
+#include "parse.h"
 
 #define MAX_EVENT_TYPES 8
 #define QNAME_CAP 256
@@ -116,7 +117,7 @@ static TSNode find_record(const evstate *st, size_t lo, TSNode end) {
       r = last_record_before(st, parent, child, end);
     else if (is_kind(parent, "try_statement") &&
              (is_kind(child, "finally_clause") || is_kind(child, "else_clause")))
-      r = last_record_in(st, ts_node_child_by_field_name(parent, "body", 4), end);
+      r = last_record_in(st, gl_parse_child(parent, "body", 4), end);
     if (!ts_node_is_null(r)) return r;
   }
   return (TSNode){0};
@@ -141,7 +142,7 @@ static bool syncs(const evstate *st, TSNode n, TSNode end) {
   const gl_model *m = st->ctx->model;
   if (gl_model_roles(m, n) & (GL_ROLE_SYNC | GL_ROLE_D2H)) return true;
   if (!is_kind(n, "call")) return false;
-  TSNode recv, fn = ts_node_child_by_field_name(n, "function", 8);
+  TSNode recv, fn = gl_parse_child(n, "function", 8);
   const gl_source *src = st->ctx->src;
   if ((gl_bscan_method(src, n, "synchronize", &recv) || gl_bscan_method(src, n, "query", &recv)) &&
       gl_bscan_same_text(src, recv, end))

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "checks/bench_scan.h"
+#include "parse.h"
 
 #define QNAME_CAP 256
 #define MSG_CAP 640
@@ -137,7 +138,7 @@ static void note_with(hstate *st, TSNode w) {
   TSNode items = ts_node_named_child(w, 0);
   uint32_t n = ts_node_is_null(items) ? 0 : ts_node_named_child_count(items);
   for (uint32_t i = 0; i < n; i++) {
-    TSNode v = ts_node_child_by_field_name(ts_node_named_child(items, i), "value", 5);
+    TSNode v = gl_parse_child(ts_node_named_child(items, i), "value", 5);
     if (!ts_node_is_null(v) && is_kind(v, "as_pattern")) v = ts_node_named_child(v, 0);
     if (ts_node_is_null(v)) continue;
     bool named = is_kind(v, "identifier");
@@ -167,8 +168,8 @@ static void note_stream_value(hstate *st, TSNode asg, TSNode name, TSNode value)
 }
 
 static void note_assignment(hstate *st, TSNode n) {
-  TSNode l = ts_node_child_by_field_name(n, "left", 4);
-  TSNode r = ts_node_child_by_field_name(n, "right", 5);
+  TSNode l = gl_parse_child(n, "left", 4);
+  TSNode r = gl_parse_child(n, "right", 5);
   if (ts_node_is_null(l) || !is_kind(l, "identifier")) return;
   st->target = l;
   drop(st, l, cur_scope(st));
@@ -192,9 +193,9 @@ static void note_assignment(hstate *st, TSNode n) {
  * arguments are not host reads (a launch, or a call given `stream=`). */
 static bool note_writes(hstate *st, TSNode call) {
   const gl_source *src = st->ctx->src;
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (!ts_node_is_null(fn) && is_kind(fn, "subscript")) {
-    TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+    TSNode args = gl_parse_child(call, "arguments", 9);
     uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
     for (uint32_t i = 0; i < n; i++) add_pending(st, call, ts_node_named_child(args, i), true);
     return true;
@@ -257,7 +258,7 @@ static wait def_waits(const gl_check_ctx *ctx, TSNode def) {
 static wait waits(hstate *st, TSNode call) {
   wait w = waits_here(st->ctx, call);
   if (w == W_EXPLICIT) return w;
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (ts_node_is_null(fn) || !is_kind(fn, "identifier")) return w;
   TSNode def = gl_bscan_def_named(st->ctx->src, &st->all_defs, fn);
   wait d = ts_node_is_null(def) ? W_NONE : def_waits(st->ctx, def);
@@ -308,12 +309,12 @@ static void note_read(hstate *st, TSNode id) {
 static bool is_meta(const hstate *st, TSNode n) {
   const gl_source *src = st->ctx->src;
   if (is_kind(n, "attribute")) {
-    TSNode a = ts_node_child_by_field_name(n, "attribute", 9);
+    TSNode a = gl_parse_child(n, "attribute", 9);
     for (size_t i = 0; i < sizeof meta_attrs / sizeof meta_attrs[0]; i++)
       if (gl_bscan_text_is(src, a, meta_attrs[i])) return true;
     return false;
   }
-  TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+  TSNode fn = gl_parse_child(n, "function", 8);
   return is_kind(n, "call") && !ts_node_is_null(fn) && gl_bscan_text_is(src, fn, "len");
 }
 

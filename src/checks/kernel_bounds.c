@@ -15,6 +15,7 @@
 #include "checks/bench_scan.h"
 #include "checks/kernel_fit.h"
 #include "checks/kernel_scan.h"
+#include "parse.h"
 
 #define QNAME_CAP 256
 #define MSG_CAP 512
@@ -70,7 +71,7 @@ static bool is_global_index(const bstate *st, TSNode e) {
 /* `cuda.grid(1)`: one thread per index along x. */
 static bool is_grid1(const bstate *st, TSNode e) {
   char q[QNAME_CAP];
-  TSNode args = ts_node_child_by_field_name(e, "arguments", 9);
+  TSNode args = gl_parse_child(e, "arguments", 9);
   return gl_bscan_callee(st->ctx->model, e, q, sizeof q) &&
          gl_kernel_api_is(st->k->lib, q, "grid") && !ts_node_is_null(args) &&
          ts_node_named_child_count(args) == 1 &&
@@ -78,9 +79,9 @@ static bool is_grid1(const bstate *st, TSNode e) {
 }
 
 static void note_binding(bstate *st, TSNode n) {
-  TSNode left = ts_node_child_by_field_name(n, "left", 4);
+  TSNode left = gl_parse_child(n, "left", 4);
   if (ts_node_is_null(left)) return;
-  TSNode right = ts_node_child_by_field_name(n, "right", 5);
+  TSNode right = gl_parse_child(n, "right", 5);
   bool g = is_kind(n, "assignment") && !ts_node_is_null(right) && is_global_index(st, right);
   gl_kernel_target_names(left, g ? &st->idx : &st->other);
   if (g && is_kind(left, "identifier") && is_grid1(st, right)) gl_vec_push(&st->grid1, left);
@@ -121,10 +122,10 @@ static bool block_exits(TSNode block) {
 
 static void note_if(bstate *st, TSNode n) {
   uint32_t end = ts_node_end_byte(n);
-  TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
+  TSNode cond = gl_parse_child(n, "condition", 9);
   if (ts_node_is_null(cond)) return;
   note_guards(st, cond, ts_node_end_byte(cond), end);
-  TSNode body = ts_node_child_by_field_name(n, "consequence", 11);
+  TSNode body = gl_parse_child(n, "consequence", 11);
   if (is_kind(n, "if_statement") && !ts_node_is_null(body) && block_exits(body))
     note_guards(st, cond, end, ts_node_end_byte(st->k->def));
 }
@@ -156,7 +157,7 @@ static void visit(bstate *st, TSNode n) {
       strcmp(t, "for_statement") == 0 || strcmp(t, "for_in_clause") == 0)
     note_binding(st, n);
   else if (strcmp(t, "named_expression") == 0)
-    gl_kernel_target_names(ts_node_child_by_field_name(n, "name", 4), &st->other);
+    gl_kernel_target_names(gl_parse_child(n, "name", 4), &st->other);
   if (strcmp(t, "if_statement") == 0 || strcmp(t, "elif_clause") == 0 ||
       strcmp(t, "while_statement") == 0)
     note_if(st, n);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "checks/bench_scan.h"
+#include "parse.h"
 
 #define BIG_INT 1000000000ull
 
@@ -68,7 +69,7 @@ static TSNode bound_in(const fit *f, TSNode scope, TSNode name, bool *seen) {
     TSNode p = ts_node_parent(n);
     if (is_kind(p, "assignment") && field && strcmp(field, "left") == 0) {
       count++;
-      value = ts_node_child_by_field_name(p, "right", 5);
+      value = gl_parse_child(p, "right", 5);
     } else if (is_binder(p) && !(field && strcmp(field, "attribute") == 0)) {
       count += 2;
     }
@@ -118,17 +119,17 @@ static bool is_size(const fit *f, where w, TSNode e, int depth) {
   if (ts_node_is_null(e)) return false;
   if (is_kind(e, "integer")) return true;
   if (is_kind(e, "call")) {
-    TSNode fn = ts_node_child_by_field_name(e, "function", 8);
-    TSNode args = ts_node_child_by_field_name(e, "arguments", 9);
+    TSNode fn = gl_parse_child(e, "function", 8);
+    TSNode args = gl_parse_child(e, "arguments", 9);
     return gl_bscan_text_is(src, fn, "len") && gl_model_is_builtin(f->ctx->model, fn) &&
            !ts_node_is_null(args) && ts_node_named_child_count(args) == 1;
   }
   if (is_kind(e, "attribute"))
-    return gl_bscan_text_is(src, ts_node_child_by_field_name(e, "attribute", 9), "size");
+    return gl_bscan_text_is(src, gl_parse_child(e, "attribute", 9), "size");
   if (is_kind(e, "subscript")) {
-    TSNode v = ts_node_child_by_field_name(e, "value", 5);
+    TSNode v = gl_parse_child(e, "value", 5);
     return ts_node_named_child_count(e) == 2 && is_kind(v, "attribute") &&
-           gl_bscan_text_is(src, ts_node_child_by_field_name(v, "attribute", 9), "shape") &&
+           gl_bscan_text_is(src, gl_parse_child(v, "attribute", 9), "shape") &&
            is_kind(ts_node_named_child(e, 1), "integer");
   }
   where at;
@@ -144,10 +145,10 @@ static bool grid_fits(const fit *f, where w, TSNode g, TSNode block) {
   if (b == 0 || ts_node_is_null(g)) return false;
   if (is_kind(g, "identifier")) g = unparen(lookup(f, w, g, &w));
   if (ts_node_is_null(g) || !is_kind(g, "binary_operator")) return false;
-  TSNode op = ts_node_child_by_field_name(g, "operator", 8);
+  TSNode op = gl_parse_child(g, "operator", 8);
   if (ts_node_is_null(op) || !is_kind(op, "//")) return false;
-  return is_size(f, w, ts_node_child_by_field_name(g, "left", 4), 0) &&
-         int_of(f, w, ts_node_child_by_field_name(g, "right", 5)) == b;
+  return is_size(f, w, gl_parse_child(g, "left", 4), 0) &&
+         int_of(f, w, gl_parse_child(g, "right", 5)) == b;
 }
 
 /* Where a launch's names are looked up, from its enclosing scopes; false inside a lambda or a
@@ -172,14 +173,14 @@ static bool where_of(const fit *f, TSNode call, where *w) {
 static bool launch_fits(const fit *f, TSNode sub) {
   TSNode call = ts_node_parent(sub);
   where w;
-  if (!is_kind(call, "call") || !ts_node_eq(ts_node_child_by_field_name(call, "function", 8), sub))
+  if (!is_kind(call, "call") || !ts_node_eq(gl_parse_child(call, "function", 8), sub))
     return false;
   if (ts_node_named_child_count(sub) < 3 || !where_of(f, call, &w)) return false;
   return grid_fits(f, w, ts_node_named_child(sub, 1), ts_node_named_child(sub, 2));
 }
 
 static bool inspection_attr(const gl_source *src, TSNode attr) {
-  TSNode a = ts_node_child_by_field_name(attr, "attribute", 9);
+  TSNode a = gl_parse_child(attr, "attribute", 9);
   if (ts_node_is_null(a)) return false;
   uint32_t n = ts_node_end_byte(a) - ts_node_start_byte(a);
   const char *t = src->bytes + ts_node_start_byte(a);
@@ -188,7 +189,7 @@ static bool inspection_attr(const gl_source *src, TSNode attr) {
 }
 
 bool gl_kernel_floor_fit(const gl_check_ctx *ctx, const gl_kernel *k) {
-  TSNode name = ts_node_child_by_field_name(k->def, "name", 4);
+  TSNode name = gl_parse_child(k->def, "name", 4);
   if (k->kind != GL_K_NUMBA || ts_node_is_null(name)) return false;
   fit f = {ctx, ts_tree_root_node(ctx->tree)};
   int launches = 0;

@@ -15,6 +15,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/kernel_scan.h"
+#include "parse.h"
 
 #define QNAME_CAP 256
 #define MSG_CAP 512
@@ -56,11 +57,11 @@ static void add_names(gl_bnodes *l, TSNode t) {
 }
 
 static void note_params(lstate *st) {
-  TSNode ps = ts_node_child_by_field_name(st->k->def, "parameters", 10);
+  TSNode ps = gl_parse_child(st->k->def, "parameters", 10);
   uint32_t n = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps);
   for (uint32_t i = 0; i < n; i++) {
     TSNode p = ts_node_named_child(ps, i);
-    if (!is_kind(p, "identifier")) p = ts_node_child_by_field_name(p, "name", 4);
+    if (!is_kind(p, "identifier")) p = gl_parse_child(p, "name", 4);
     if (!ts_node_is_null(p) && is_kind(p, "identifier")) gl_vec_push(&st->locals, p);
   }
 }
@@ -75,7 +76,7 @@ static bool is_np_alloc(const char *q) {
 static void visit_call(lstate *st, TSNode n, gl_bscan *s) {
   char q[QNAME_CAP];
   const char *lib = st->k->lib;
-  TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+  TSNode fn = gl_parse_child(n, "function", 8);
   if (!gl_bscan_callee(st->ctx->model, n, q, sizeof q)) {
     if (!ts_node_is_null(fn) && is_kind(fn, "identifier")) {
       gl_vec_push(&st->calls, n);
@@ -113,8 +114,8 @@ static void visit(TSNode n, gl_bscan *s, void *data) {
   if (strcmp(t, "assignment") == 0 || strcmp(t, "augmented_assignment") == 0 ||
       strcmp(t, "for_statement") == 0) {
     bool lit = strcmp(t, "assignment") == 0 &&
-               is_literal_shape(ts_node_child_by_field_name(n, "right", 5));
-    if (!lit) add_names(&st->locals, ts_node_child_by_field_name(n, "left", 4));
+               is_literal_shape(gl_parse_child(n, "right", 5));
+    if (!lit) add_names(&st->locals, gl_parse_child(n, "left", 4));
   } else if (strcmp(t, "call") == 0) {
     visit_call(st, n, s);
   } else if (strcmp(t, "list") == 0 || strcmp(t, "dictionary") == 0 || strcmp(t, "set") == 0 ||
@@ -178,11 +179,11 @@ static void plain_defs(const TSTree *tree, gl_bnodes *out, gl_bnodes *assigned) 
   TSNode n, skip_def = {0};
   while (gl_bscan_next(&s, &n)) {
     if (is_kind(n, "decorated_definition"))
-      skip_def = ts_node_child_by_field_name(n, "definition", 10);
+      skip_def = gl_parse_child(n, "definition", 10);
     else if (is_kind(n, "function_definition") && !ts_node_eq(n, skip_def))
       gl_vec_push(out, n);
     else if (is_kind(n, "assignment"))
-      add_names(assigned, ts_node_child_by_field_name(n, "left", 4));
+      add_names(assigned, gl_parse_child(n, "left", 4));
   }
   gl_bscan_free(&s);
 }
@@ -197,7 +198,7 @@ static bool contains(TSNode outer, TSNode n) {
 static TSNode plain_callee(const lstate *st, const gl_bnodes *all, const gl_bnodes *plain,
                            const gl_bnodes *assigned, size_t i) {
   TSNode none = {0};
-  TSNode fn = ts_node_child_by_field_name(st->calls.data[i], "function", 8);
+  TSNode fn = gl_parse_child(st->calls.data[i], "function", 8);
   TSNode def = gl_bscan_def_named(st->ctx->src, all, fn);
   if (ts_node_is_null(def) || contains(st->call_kernels.data[i], def)) return none;
   for (size_t j = 0; j < assigned->len; j++)

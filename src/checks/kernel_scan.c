@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "checks/bench_scan.h"
+#include "parse.h"
 
 #define QNAME_CAP 256
 
@@ -42,7 +43,7 @@ static bool device_true(const gl_source *src, TSNode call) {
 gl_kkind gl_kernel_of(const gl_model *m, const gl_source *src, TSNode decorated, gl_kernel *k) {
   memset(k, 0, sizeof *k);
   if (!is_kind(decorated, "decorated_definition")) return GL_K_NONE;
-  TSNode def = ts_node_child_by_field_name(decorated, "definition", 10);
+  TSNode def = gl_parse_child(decorated, "definition", 10);
   if (ts_node_is_null(def) || !is_kind(def, "function_definition")) return GL_K_NONE;
   uint32_t n = ts_node_named_child_count(decorated);
   char q[QNAME_CAP];
@@ -52,7 +53,7 @@ gl_kkind gl_kernel_of(const gl_model *m, const gl_source *src, TSNode decorated,
     TSNode e = ts_node_named_child(d, 0), call = {0};
     if (is_kind(e, "call")) {
       call = e;
-      e = ts_node_child_by_field_name(e, "function", 8);
+      e = gl_parse_child(e, "function", 8);
     }
     if (ts_node_is_null(e) || !gl_model_resolve(m, e, q, sizeof q)) continue;
     const kmaker *mk = find_kmaker(q);

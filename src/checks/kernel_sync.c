@@ -16,6 +16,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/kernel_scan.h"
+#include "parse.h"
 
 #define QNAME_CAP 256
 #define MSG_CAP 512
@@ -123,7 +124,7 @@ static void add_bind_targets(sstate *st, TSNode t, TSNode value) {
 }
 
 static void note_if(sstate *st, TSNode n) {
-  TSNode cond = ts_node_child_by_field_name(n, "condition", 9);
+  TSNode cond = gl_parse_child(n, "condition", 9);
   if (ts_node_is_null(cond)) return;
   gl_vec_push(&st->branches, ((branch){cond, ts_node_end_byte(cond), ts_node_end_byte(n)}));
   if (!is_kind(n, "if_statement")) return;
@@ -132,7 +133,7 @@ static void note_if(sstate *st, TSNode n) {
   uint32_t k = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < k; i++) {
     TSNode c = ts_node_named_child(n, i);
-    TSNode ec = is_kind(c, "elif_clause") ? ts_node_child_by_field_name(c, "condition", 9) : c;
+    TSNode ec = is_kind(c, "elif_clause") ? gl_parse_child(c, "condition", 9) : c;
     if (!is_kind(c, "elif_clause") || ts_node_is_null(ec)) continue;
     gl_vec_push(&st->branches, ((branch){ec, ts_node_end_byte(ec), ts_node_end_byte(n)}));
   }
@@ -143,18 +144,18 @@ static void visit(TSNode n, gl_bscan *s, void *data) {
   (void)s;
   const char *t = ts_node_type(n);
   if (strcmp(t, "assignment") == 0 || strcmp(t, "augmented_assignment") == 0) {
-    TSNode l = ts_node_child_by_field_name(n, "left", 4);
-    TSNode r = ts_node_child_by_field_name(n, "right", 5);
+    TSNode l = gl_parse_child(n, "left", 4);
+    TSNode r = gl_parse_child(n, "right", 5);
     add_bind_targets(st, l, r);
     if (!ts_node_is_null(l) && is_kind(l, "identifier") && !ts_node_is_null(r) &&
         is_this_grid(st, r))
       gl_vec_push(&st->grids, l);
   } else if (strcmp(t, "named_expression") == 0) {
-    add_bind_targets(st, ts_node_child_by_field_name(n, "name", 4),
-                     ts_node_child_by_field_name(n, "value", 5));
+    add_bind_targets(st, gl_parse_child(n, "name", 4),
+                     gl_parse_child(n, "value", 5));
   } else if (strcmp(t, "for_statement") == 0) {
-    TSNode it = ts_node_child_by_field_name(n, "right", 5);
-    add_bind_targets(st, ts_node_child_by_field_name(n, "left", 4), it);
+    TSNode it = gl_parse_child(n, "right", 5);
+    add_bind_targets(st, gl_parse_child(n, "left", 4), it);
     if (!ts_node_is_null(it))
       gl_vec_push(&st->branches, ((branch){it, ts_node_end_byte(it), ts_node_end_byte(n)}));
   } else if (strcmp(t, "if_statement") == 0 || strcmp(t, "while_statement") == 0) {
@@ -219,7 +220,7 @@ static bool stable_operand(const sstate *st, TSNode e) {
     if (gl_bscan_is_scope(n) || is_kind(n, "named_expression") || is_kind(n, "await"))
       ok = false;
     else if (is_kind(n, "call"))
-      ok = gl_bscan_text_is(st->ctx->src, ts_node_child_by_field_name(n, "function", 8), "len");
+      ok = gl_bscan_text_is(st->ctx->src, gl_parse_child(n, "function", 8), "len");
   }
   gl_bscan_free(&s);
   return ok;
@@ -247,10 +248,10 @@ static bool not_rebound(const sstate *st, TSNode e, uint32_t after) {
 /* Records what `if cond: return` establishes: each comparison of an `or`, negated. */
 static void add_facts(sstate *st, TSNode cond, uint32_t guard, uint32_t from) {
   cond = unparen(cond);
-  TSNode op = ts_node_child_by_field_name(cond, "operator", 8);
+  TSNode op = gl_parse_child(cond, "operator", 8);
   if (is_kind(cond, "boolean_operator") && !ts_node_is_null(op) && is_kind(op, "or")) {
-    add_facts(st, ts_node_child_by_field_name(cond, "left", 4), guard, from);
-    add_facts(st, ts_node_child_by_field_name(cond, "right", 5), guard, from);
+    add_facts(st, gl_parse_child(cond, "left", 4), guard, from);
+    add_facts(st, gl_parse_child(cond, "right", 5), guard, from);
     return;
   }
   TSNode l, r;
@@ -261,13 +262,13 @@ static void add_facts(sstate *st, TSNode cond, uint32_t guard, uint32_t from) {
 
 /* The early exits among the kernel body's own statements (not nested in another branch). */
 static void note_exits(sstate *st) {
-  TSNode body = ts_node_child_by_field_name(st->k->def, "body", 4);
+  TSNode body = gl_parse_child(st->k->def, "body", 4);
   uint32_t n = ts_node_named_child_count(body);
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(body, i);
     if (!is_kind(c, "if_statement")) continue;
-    TSNode cond = ts_node_child_by_field_name(c, "condition", 9);
-    TSNode then = ts_node_child_by_field_name(c, "consequence", 11);
+    TSNode cond = gl_parse_child(c, "condition", 9);
+    TSNode then = gl_parse_child(c, "consequence", 11);
     if (ts_node_is_null(cond) || ts_node_is_null(then)) continue;
     uint32_t k = ts_node_named_child_count(then);
     for (uint32_t j = 0; j < k; j++)
@@ -291,10 +292,10 @@ static bool fact_gives(const sstate *st, const fact *f, TSNode l, TSNode r, int 
  * early exit of the kernel body negated it, and the names it reads have not been rebound. */
 static bool implied(const sstate *st, TSNode cond) {
   cond = unparen(cond);
-  TSNode op = ts_node_child_by_field_name(cond, "operator", 8);
+  TSNode op = gl_parse_child(cond, "operator", 8);
   if (is_kind(cond, "boolean_operator") && !ts_node_is_null(op) && is_kind(op, "and"))
-    return implied(st, ts_node_child_by_field_name(cond, "left", 4)) &&
-           implied(st, ts_node_child_by_field_name(cond, "right", 5));
+    return implied(st, gl_parse_child(cond, "left", 4)) &&
+           implied(st, gl_parse_child(cond, "right", 5));
   TSNode l, r;
   int k;
   if (!simple_cmp(cond, &l, &r, &k)) return false;
@@ -321,7 +322,7 @@ static void report(sstate *st) {
       if (depends(st, c->cond) && !implied(st, c->cond)) b = c;
     }
     if (!b) continue;
-    TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+    TSNode fn = gl_parse_child(call, "function", 8);
     int fl = (int)(ts_node_end_byte(fn) - ts_node_start_byte(fn));
     int cl = (int)(ts_node_end_byte(b->cond) - ts_node_start_byte(b->cond));
     gl_check_line_label(st->ctx, ts_node_start_byte(b->cond), where, sizeof where);

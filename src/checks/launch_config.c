@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "vec.h"
+#include "parse.h"
 
 #define MAX_THREADS 1024u
 #define WARP 32u
@@ -53,9 +54,9 @@ static uint64_t int_value(const gl_source *src, TSNode n) {
   while (is_kind(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
     n = ts_node_named_child(n, 0);
   if (!is_kind(n, "binary_operator")) return literal_value(src, n);
-  TSNode l = ts_node_child_by_field_name(n, "left", 4);
-  TSNode r = ts_node_child_by_field_name(n, "right", 5);
-  TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+  TSNode l = gl_parse_child(n, "left", 4);
+  TSNode r = gl_parse_child(n, "right", 5);
+  TSNode op = gl_parse_child(n, "operator", 8);
   if (ts_node_is_null(l) || ts_node_is_null(r) || ts_node_is_null(op)) return 0;
   uint64_t a = literal_value(src, l), b = literal_value(src, r);
   if (a == 0 || b == 0) return 0;
@@ -92,7 +93,7 @@ static bool is_dims(TSNode n) {
  * a numba.cuda.KernelLaunch, a cupyx.jit kernel launch or a cupy.RawKernel). */
 static bool launch_site(const gl_check_ctx *ctx, TSNode call, lsite *out) {
   if (!is_kind(call, "call") || !(gl_model_roles(ctx->model, call) & GL_ROLE_GPU_WORK)) return false;
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (ts_node_is_null(fn)) return false;
   *out = (lsite){.call = call};
   if (is_kind(fn, "subscript")) {
@@ -106,7 +107,7 @@ static bool launch_site(const gl_check_ctx *ctx, TSNode call, lsite *out) {
   char q[256];
   if (!is_kind(fn, "identifier") && !is_kind(fn, "attribute")) return false;
   if (gl_model_resolve(ctx->model, fn, q, sizeof q)) return false;   /* a library function */
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode args = gl_parse_child(call, "arguments", 9);
   if (ts_node_is_null(args) || ts_node_named_child_count(args) < 3) return false;
   TSNode g = ts_node_named_child(args, 0), b = ts_node_named_child(args, 1);
   TSNode a = ts_node_named_child(args, 2);
@@ -191,7 +192,7 @@ static span span_of(uint32_t scope, TSNode n) {
  * whose first argument is a literal size, directly or through one more call. */
 static bool literal_sized(const gl_source *src, TSNode v) {
   for (int depth = 0; depth < 2 && is_kind(v, "call"); depth++) {
-    TSNode args = ts_node_child_by_field_name(v, "arguments", 9);
+    TSNode args = gl_parse_child(v, "arguments", 9);
     if (ts_node_is_null(args) || ts_node_named_child_count(args) == 0) return false;
     TSNode a = ts_node_named_child(args, 0);
     if (dims_value(src, a) > 0) return true;
@@ -206,16 +207,16 @@ static void enter_scope(cstate *st, TSNode n) {
   uint32_t id = ++st->nscopes;
   gl_vec_push(&st->scopes, id);
   if (!is_kind(n, "function_definition")) return;
-  TSNode name = ts_node_child_by_field_name(n, "name", 4);
-  TSNode body = ts_node_child_by_field_name(n, "body", 4);
+  TSNode name = gl_parse_child(n, "name", 4);
+  TSNode body = gl_parse_child(n, "body", 4);
   if (ts_node_is_null(name) || ts_node_is_null(body)) return;
   gl_vec_push(&st->defs, span_of(0, name));
   if (reads_grid_size(st->ctx->src, body)) gl_vec_push(&st->strided, span_of(0, name));
 }
 
 static void enter_assignment(cstate *st, TSNode n) {
-  TSNode left = ts_node_child_by_field_name(n, "left", 4);
-  TSNode right = ts_node_child_by_field_name(n, "right", 5);
+  TSNode left = gl_parse_child(n, "left", 4);
+  TSNode right = gl_parse_child(n, "right", 5);
   if (ts_node_is_null(left) || ts_node_is_null(right) || !is_kind(left, "identifier")) return;
   if (literal_sized(st->ctx->src, right)) gl_vec_push(&st->sized, span_of(cur_scope(st), left));
 }
@@ -274,7 +275,7 @@ static bool in_spans(const cstate *st, const span_vec *v, TSNode name, uint32_t 
 /* True when an argument of the launch shows a constant problem size: an integer literal, or a
  * name bound to an array of literal size in the launch's scope or the module. */
 static bool constant_size(const cstate *st, const csite *c) {
-  TSNode args = ts_node_child_by_field_name(c->s.call, "arguments", 9);
+  TSNode args = gl_parse_child(c->s.call, "arguments", 9);
   if (c->s.raw && !ts_node_is_null(args)) args = ts_node_named_child(args, 2);
   uint32_t k = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
   for (uint32_t i = 0; i < k; i++) {

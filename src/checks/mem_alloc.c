@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "checks/mem_walk.h"
+#include "parse.h"
 
 #define QNAME_CAP 256
 
@@ -91,7 +92,7 @@ static akind alloc_kind(const gl_check_ctx *ctx, TSNode call) {
 
 /* A name or an attribute chain on a name (`x`, `x.shape`, `self.cfg.n`). */
 static bool name_chain(TSNode v) {
-  while (gl_mem_is(v, "attribute")) v = ts_node_child_by_field_name(v, "object", 6);
+  while (gl_mem_is(v, "attribute")) v = gl_parse_child(v, "object", 6);
   return gl_mem_is(v, "identifier");
 }
 
@@ -116,14 +117,14 @@ static int invariant(const gl_model *m, TSNode v) {
 
 /* The same for every argument of the call: 0, 1 or 2 (as invariant). */
 static int args_invariant(const gl_model *m, TSNode call) {
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode args = gl_parse_child(call, "arguments", 9);
   if (!gl_mem_is(args, "argument_list")) return 0;
   uint32_t n = ts_node_named_child_count(args);
   int r = 1;
   for (uint32_t i = 0; i < n && r; i++) {
     TSNode a = ts_node_named_child(args, i);
     if (gl_mem_is(a, "comment")) continue;
-    if (gl_mem_is(a, "keyword_argument")) a = ts_node_child_by_field_name(a, "value", 5);
+    if (gl_mem_is(a, "keyword_argument")) a = gl_parse_child(a, "value", 5);
     int k = ts_node_is_null(a) ? 0 : invariant(m, a);
     r = k == 0 ? 0 : (k > r ? k : r);
   }
@@ -151,8 +152,8 @@ static TSNode loop_body(const gl_mwalk *w, TSNode *loop) {
 }
 
 static void visit_assignment(astate *st, const gl_mwalk *w, TSNode asg) {
-  TSNode left = ts_node_child_by_field_name(asg, "left", 4);
-  TSNode right = ts_node_child_by_field_name(asg, "right", 5);
+  TSNode left = gl_parse_child(asg, "left", 4);
+  TSNode right = gl_parse_child(asg, "right", 5);
   if (!gl_mem_is(left, "identifier") || !gl_mem_is(right, "call")) return;
   if (!gl_mem_is(gl_mwalk_up(w, 0, NULL), "expression_statement")) return;
   const gl_model *m = st->ctx->model;
@@ -179,12 +180,12 @@ static bool is_gpu_qname(const char *q) {
 static bool reading_call(const astate *st, TSNode call) {
   if (!gl_mem_is(call, "call")) return false;
   const gl_model *m = st->ctx->model;
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   char q[QNAME_CAP];
   if (gl_mem_is(fn, "subscript")) return true;
   if (gl_model_resolve(m, fn, q, sizeof q)) return is_gpu_qname(q);
   if (gl_mem_is(fn, "attribute")) {
-    TSNode obj = ts_node_child_by_field_name(fn, "object", 6);
+    TSNode obj = gl_parse_child(fn, "object", 6);
     return gl_model_prov(m, obj) == GL_PROV_DEVICE;
   }
   if (!gl_mem_is(fn, "identifier") || !gl_model_is_builtin(m, fn)) return false;
@@ -326,7 +327,7 @@ static bool rebinds_chain(const gl_source *src, TSNode b, TSNode v) {
   uint32_t b0 = ts_node_start_byte(b), b1 = ts_node_end_byte(b);
   uint32_t v0 = ts_node_start_byte(v), v1 = ts_node_end_byte(v);
   TSNode root = v;
-  while (gl_mem_is(root, "attribute")) root = ts_node_child_by_field_name(root, "object", 6);
+  while (gl_mem_is(root, "attribute")) root = gl_parse_child(root, "object", 6);
   if (gl_mem_same_text(src, b, root)) return true;
   if (b1 - b0 > v1 - v0 || memcmp(src->bytes + b0, src->bytes + v0, b1 - b0) != 0) return false;
   return b1 - b0 == v1 - v0 || src->bytes[v0 + (b1 - b0)] == '.';
@@ -338,7 +339,7 @@ static bool rebound_in(const astate *st, const cand *c, TSNode v) {
     TSNode b = st->rebinds.data[i];
     if (contains(c->body, b) && rebinds_chain(src, b, v)) return true;
   }
-  TSNode left = ts_node_child_by_field_name(c->loop, "left", 4);
+  TSNode left = gl_parse_child(c->loop, "left", 4);
   if (ts_node_is_null(left)) return false;
   gl_mwalk w;
   gl_mwalk_init_in(&w, st->ctx->model, left);
@@ -352,11 +353,11 @@ static bool rebound_in(const astate *st, const cand *c, TSNode v) {
 
 /* True when no name chain among the call's arguments is rebound by the loop. */
 static bool names_unchanged(const astate *st, const cand *c) {
-  TSNode args = ts_node_child_by_field_name(c->call, "arguments", 9);
+  TSNode args = gl_parse_child(c->call, "arguments", 9);
   uint32_t n = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (gl_mem_is(a, "keyword_argument")) a = ts_node_child_by_field_name(a, "value", 5);
+    if (gl_mem_is(a, "keyword_argument")) a = gl_parse_child(a, "value", 5);
     bool group = gl_mem_is(a, "tuple") || gl_mem_is(a, "list");
     uint32_t m = group ? ts_node_named_child_count(a) : 1;
     for (uint32_t j = 0; j < m; j++) {
@@ -369,7 +370,7 @@ static bool names_unchanged(const astate *st, const cand *c) {
 
 static void report(const astate *st, const cand *c) {
   const gl_source *src = st->ctx->src;
-  TSNode fn = ts_node_child_by_field_name(c->call, "function", 8);
+  TSNode fn = gl_parse_child(c->call, "function", 8);
   uint32_t f0 = ts_node_start_byte(fn), f1 = ts_node_end_byte(fn);
   uint32_t t0 = ts_node_start_byte(c->target), t1 = ts_node_end_byte(c->target);
   int fl = (int)(f1 - f0 > 60 ? 60 : f1 - f0), tl = (int)(t1 - t0 > 60 ? 60 : t1 - t0);

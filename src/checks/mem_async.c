@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "checks/mem_walk.h"
+#include "parse.h"
 
 #define QNAME_CAP 256
 
@@ -72,10 +73,10 @@ static TSNode shared_source(const xstate *st, TSNode e) {
  * of such a chain, or e itself. */
 static TSNode strip_copies(const gl_source *src, TSNode e) {
   for (;;) {
-    TSNode fn = ts_node_child_by_field_name(e, "function", 8);
+    TSNode fn = gl_parse_child(e, "function", 8);
     if (!gl_mem_is(fn, "attribute")) return e;
-    TSNode m = ts_node_child_by_field_name(fn, "attribute", 9);
-    TSNode r = ts_node_child_by_field_name(fn, "object", 6);
+    TSNode m = gl_parse_child(fn, "attribute", 9);
+    TSNode r = gl_parse_child(fn, "object", 6);
     if (!gl_mem_is(r, "call") || (!gl_mem_text_is(src, m, "astype") && !gl_mem_text_is(src, m, "copy")))
       return e;
     e = r;
@@ -111,7 +112,7 @@ static void visit_identifier(xstate *st, const gl_mwalk *w, TSNode n) {
   const char *field = gl_mwalk_field(w), *pf = NULL;
   TSNode p = gl_mwalk_up(w, 0, &pf);
   if (gl_mem_is(p, "assignment") && field && !strcmp(field, "left")) {
-    TSNode rhs = ts_node_child_by_field_name(p, "right", 5);
+    TSNode rhs = gl_parse_child(p, "right", 5);
     bool pg = gl_mem_is(rhs, "call");
     if (pg) {
       TSNode src = shared_source(st, rhs);
@@ -140,10 +141,10 @@ static void visit_identifier(xstate *st, const gl_mwalk *w, TSNode n) {
  * the name stops being known pageable. */
 static void visit_pinning(xstate *st, TSNode call) {
   char q[QNAME_CAP];
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (gl_mem_is(fn, "attribute") &&
-      gl_mem_text_is(st->ctx->src, ts_node_child_by_field_name(fn, "attribute", 9), "pin_memory")) {
-    TSNode r = ts_node_child_by_field_name(fn, "object", 6);
+      gl_mem_text_is(st->ctx->src, gl_parse_child(fn, "attribute", 9), "pin_memory")) {
+    TSNode r = gl_parse_child(fn, "object", 6);
     if (gl_mem_is(r, "identifier")) bind(st, r, false);
     return;
   }
@@ -154,7 +155,7 @@ static void visit_pinning(xstate *st, TSNode call) {
   for (uint32_t i = 0;; i++) {
     TSNode a = gl_mem_arg(call, i);
     if (ts_node_is_null(a)) return;
-    while (gl_mem_is(a, "attribute")) a = ts_node_child_by_field_name(a, "object", 6);
+    while (gl_mem_is(a, "attribute")) a = gl_parse_child(a, "object", 6);
     if (gl_mem_is(a, "identifier")) bind(st, a, false);
   }
 }
@@ -172,8 +173,8 @@ static bool async_stream(TSNode s) {
 static void visit_method(xstate *st, TSNode call, TSNode fn) {
   const gl_source *src = st->ctx->src;
   const gl_model *m = st->ctx->model;
-  TSNode recv = ts_node_child_by_field_name(fn, "object", 6);
-  TSNode meth = ts_node_child_by_field_name(fn, "attribute", 9);
+  TSNode recv = gl_parse_child(fn, "object", 6);
+  TSNode meth = gl_parse_child(fn, "attribute", 9);
   bool nb = is_true_kw(src, call, "non_blocking");
   if ((gl_mem_text_is(src, meth, "to") || gl_mem_text_is(src, meth, "cuda")) && nb &&
       (gl_model_roles(m, call) & GL_ROLE_H2D)) {
@@ -196,7 +197,7 @@ static void visit_method(xstate *st, TSNode call, TSNode fn) {
 
 static void visit_call(xstate *st, TSNode call) {
   visit_pinning(st, call);
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   char q[QNAME_CAP];
   const gl_source *src = st->ctx->src;
   if (gl_model_resolve(st->ctx->model, fn, q, sizeof q)) {

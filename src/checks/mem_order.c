@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "checks/mem_walk.h"
+#include "parse.h"
 
 #define QNAME_CAP 256
 
@@ -56,9 +57,9 @@ static olib use_lib(const ostate *st, TSNode call) {
   char q[QNAME_CAP];
   if (gl_mem_callee(m, call, q, sizeof q))  /* rmm.mr.*: the resources being configured */
     return strncmp(q, "rmm.mr.", 7) == 0 ? L_NONE : lib_of_qname(q);
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (!gl_mem_is(fn, "attribute") || !(roles & GL_ROLE_H2D)) return L_NONE;
-  TSNode meth = ts_node_child_by_field_name(fn, "attribute", 9);
+  TSNode meth = gl_parse_child(fn, "attribute", 9);
   const gl_source *src = st->ctx->src;
   return gl_mem_text_is(src, meth, "cuda") || gl_mem_text_is(src, meth, "to") ? L_TORCH : L_NONE;
 }
@@ -76,10 +77,10 @@ static olib config_lib(const ostate *st, TSNode n) {
   const gl_model *m = st->ctx->model;
   char q[QNAME_CAP];
   if (gl_mem_is(n, "assignment")) {
-    TSNode left = ts_node_child_by_field_name(n, "left", 4);
+    TSNode left = gl_parse_child(n, "left", 4);
     if (!gl_mem_is(left, "subscript")) return L_NONE;
-    TSNode v = ts_node_child_by_field_name(left, "value", 5);
-    TSNode k = ts_node_child_by_field_name(left, "subscript", 9);
+    TSNode v = gl_parse_child(left, "value", 5);
+    TSNode k = gl_parse_child(left, "subscript", 9);
     bool env = gl_model_resolve(m, v, q, sizeof q) && strcmp(q, "os.environ") == 0;
     return env && is_alloc_conf(st->ctx->src, k) ? L_TORCH : L_NONE;
   }
@@ -148,8 +149,8 @@ static const char *const lib_names[] = {"", "CuPy", "an RMM-backed library", "Py
 static void report(const ostate *st, TSNode n, olib lib, const use *u) {
   const gl_source *src = st->ctx->src;
   TSNode at = n;
-  if (gl_mem_is(n, "call")) at = ts_node_child_by_field_name(n, "function", 8);
-  else at = ts_node_child_by_field_name(n, "left", 4);
+  if (gl_mem_is(n, "call")) at = gl_parse_child(n, "function", 8);
+  else at = gl_parse_child(n, "left", 4);
   uint32_t a = ts_node_start_byte(at), b = ts_node_end_byte(at);
   int len = (int)(b - a > 60 ? 60 : b - a);
   char where[48], msg[640];

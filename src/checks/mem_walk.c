@@ -4,6 +4,7 @@
  * Not: any check's logic.
  * Threads: no state beyond the caller's values. */
 #include "checks/mem_walk.h"
+#include "parse.h"
 
 #include <string.h>
 
@@ -137,7 +138,7 @@ bool gl_mem_is_scope(TSNode n) {
 
 bool gl_mem_callee(const gl_model *m, TSNode call, char *buf, size_t cap) {
   if (!gl_mem_is(call, "call")) return false;
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   return !ts_node_is_null(fn) && gl_model_resolve(m, fn, buf, cap);
 }
 
@@ -154,20 +155,20 @@ bool gl_mem_same_text(const gl_source *src, TSNode a, TSNode b) {
 }
 
 TSNode gl_mem_kwarg(const gl_source *src, TSNode call, const char *name) {
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode args = gl_parse_child(call, "arguments", 9);
   uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);
     if (!gl_mem_is(a, "keyword_argument")) continue;
-    TSNode k = ts_node_child_by_field_name(a, "name", 4);
+    TSNode k = gl_parse_child(a, "name", 4);
     if (!ts_node_is_null(k) && gl_mem_text_is(src, k, name))
-      return ts_node_child_by_field_name(a, "value", 5);
+      return gl_parse_child(a, "value", 5);
   }
   return (TSNode){0};
 }
 
 TSNode gl_mem_arg(TSNode call, uint32_t i) {
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode args = gl_parse_child(call, "arguments", 9);
   uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
   for (uint32_t k = 0; k < n; k++) {
     TSNode a = ts_node_named_child(args, k);

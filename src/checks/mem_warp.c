@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "checks/mem_walk.h"
+#include "parse.h"
 
 #define QNAME_CAP 256
 
@@ -67,7 +68,7 @@ static bool id_leaves(const gl_mwalk *w) {
   }
   if (gl_mem_is(p, "return_statement") || gl_mem_is(p, "yield")) return true;
   if (!gl_mem_is(p, "assignment") || !f0 || strcmp(f0, "right") != 0) return false;
-  TSNode left = ts_node_child_by_field_name(p, "left", 4);
+  TSNode left = gl_parse_child(p, "left", 4);
   return gl_mem_is(left, "attribute") || gl_mem_is(left, "subscript");
 }
 
@@ -90,13 +91,13 @@ static void visit_identifier(wstate *st, const gl_mwalk *w, TSNode n) {
   TSNode p = gl_mwalk_up(w, 0, &pf);
   if (gl_mem_is(p, "attribute")) {
     if (!field || strcmp(field, "object") != 0) return;   /* the attribute's own name */
-    TSNode attr = ts_node_child_by_field_name(p, "attribute", 9);
+    TSNode attr = gl_parse_child(p, "attribute", 9);
     if (gl_mem_text_is(st->ctx->src, attr, "id") && id_leaves(w)) add(st, n, p, W_LEAK);
     return;   /* m.x reads or calls do not keep m */
   }
   if (gl_mem_is(p, "keyword_argument") && field && !strcmp(field, "name")) return;
   if (gl_mem_is(p, "assignment") && field && !strcmp(field, "left")) {
-    TSNode rhs = ts_node_child_by_field_name(p, "right", 5);
+    TSNode rhs = gl_parse_child(p, "right", 5);
     add(st, n, (TSNode){0}, is_primitive_call(st, rhs) ? W_CTOR : W_OTHER_BIND);
     return;
   }
@@ -148,7 +149,7 @@ static void report(const wstate *st, const wfact *leak) {
 static void visit(const gl_mwalk *w, TSNode n, void *data) {
   wstate *st = data;
   if (gl_mem_is(n, "function_definition") || gl_mem_is(n, "lambda")) {
-    TSNode name = ts_node_child_by_field_name(n, "name", 4);
+    TSNode name = gl_parse_child(n, "name", 4);
     if (!ts_node_is_null(name)) add(st, name, (TSNode){0}, W_OTHER_BIND);
   } else if (gl_mem_is(n, "identifier")) {
     visit_identifier(st, w, n);

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "checks/bench_scan.h"
+#include "parse.h"
 
 #define QNAME_CAP 256
 #define SHOW_MAX 60
@@ -59,7 +60,7 @@ static bool is_cuda_jit(const char *q) {
 /* The function_definition of a decorated_definition whose decorator is a Numba CUDA jit, with
  * its signature class in *sig; a null node otherwise. */
 static TSNode cuda_kernel(const gl_check_ctx *ctx, TSNode dd, sigkind *sig) {
-  TSNode none = {0}, def = ts_node_child_by_field_name(dd, "definition", 10);
+  TSNode none = {0}, def = gl_parse_child(dd, "definition", 10);
   if (ts_node_is_null(def) || !is_kind(def, "function_definition")) return none;
   char q[QNAME_CAP];
   uint32_t n = ts_node_named_child_count(dd);
@@ -69,7 +70,7 @@ static TSNode cuda_kernel(const gl_check_ctx *ctx, TSNode dd, sigkind *sig) {
     TSNode e = ts_node_named_child(d, 0), call = {0};
     if (is_kind(e, "call")) {
       call = e;
-      e = ts_node_child_by_field_name(e, "function", 8);
+      e = gl_parse_child(e, "function", 8);
     }
     if (ts_node_is_null(e) || !gl_model_resolve(ctx->model, e, q, sizeof q) || !is_cuda_jit(q))
       continue;
@@ -83,7 +84,7 @@ static TSNode cuda_kernel(const gl_check_ctx *ctx, TSNode dd, sigkind *sig) {
 /* n without its unary signs (`-x` -> `x`). */
 static TSNode unsigned_part(TSNode n) {
   while (!ts_node_is_null(n) && is_kind(n, "unary_operator"))
-    n = ts_node_child_by_field_name(n, "argument", 8);
+    n = gl_parse_child(n, "argument", 8);
   return n;
 }
 
@@ -139,23 +140,23 @@ static void report(const gl_check_ctx *ctx, TSNode lit, TSNode expr, sigkind sig
 static TSNode promoting_literal(const gl_source *src, TSNode n) {
   TSNode none = {0};
   if (is_kind(n, "binary_operator")) {
-    TSNode l = ts_node_child_by_field_name(n, "left", 4);
-    TSNode r = ts_node_child_by_field_name(n, "right", 5);
-    TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+    TSNode l = gl_parse_child(n, "left", 4);
+    TSNode r = gl_parse_child(n, "right", 5);
+    TSNode op = gl_parse_child(n, "operator", 8);
     if (ts_node_is_null(l) || ts_node_is_null(r) || !arithmetic_operator(src, op)) return none;
     if (is_float_literal(src, r) && !is_number_literal(l)) return r;
     if (is_float_literal(src, l) && !is_number_literal(r)) return l;
     return none;
   }
   if (is_kind(n, "augmented_assignment")) {
-    TSNode r = ts_node_child_by_field_name(n, "right", 5);
-    TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+    TSNode r = gl_parse_child(n, "right", 5);
+    TSNode op = gl_parse_child(n, "operator", 8);
     return !ts_node_is_null(r) && arithmetic_operator(src, op) && is_float_literal(src, r) ? r : none;
   }
   if (is_kind(n, "assignment")) {
-    TSNode l = ts_node_child_by_field_name(n, "left", 4);
-    TSNode r = ts_node_child_by_field_name(n, "right", 5);
-    TSNode ty = ts_node_child_by_field_name(n, "type", 4);
+    TSNode l = gl_parse_child(n, "left", 4);
+    TSNode r = gl_parse_child(n, "right", 5);
+    TSNode ty = gl_parse_child(n, "type", 4);
     if (ts_node_is_null(l) || ts_node_is_null(r) || !ts_node_is_null(ty)) return none;
     return is_kind(l, "identifier") && is_float_literal(src, r) ? r : none;
   }
@@ -164,7 +165,7 @@ static TSNode promoting_literal(const gl_source *src, TSNode n) {
 
 /* One pass over a kernel's body; nested functions and classes are not the kernel's code. */
 static void scan_body(const gl_check_ctx *ctx, TSNode def, sigkind sig) {
-  TSNode body = ts_node_child_by_field_name(def, "body", 4);
+  TSNode body = gl_parse_child(def, "body", 4);
   if (ts_node_is_null(body)) return;
   gl_bscan s;
   gl_bscan_init_in(&s, ctx->model, body);

@@ -11,6 +11,7 @@
 
 #include "checks/accel_scan.h"
 #include "notebook.h"
+#include "parse.h"
 
 #define QCAP 160
 #define MAX_LIBS 3
@@ -181,20 +182,20 @@ static void note_module(scan *s, TSNode dotted) {
 
 static void note_import(scan *s, TSNode stmt) {
   if (is_type(stmt, "import_from_statement")) {
-    note_module(s, ts_node_child_by_field_name(stmt, "module_name", 11));
+    note_module(s, gl_parse_child(stmt, "module_name", 11));
     return;
   }
   uint32_t n = ts_node_named_child_count(stmt);
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(stmt, i);
-    if (is_type(c, "aliased_import")) c = ts_node_child_by_field_name(c, "name", 4);
+    if (is_type(c, "aliased_import")) c = gl_parse_child(c, "name", 4);
     note_module(s, c);
   }
 }
 
 static void note_call(scan *s, TSNode call) {
   char q[QCAP];
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (!gl_model_resolve(s->ctx->model, fn, q, sizeof q)) return;
   if (s->op->is_gpu_call(q)) s->gpu = true;
   if (!ts_node_is_null(s->use) || !s->op->is_use(q)) return;

@@ -16,6 +16,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/vio_scan.h"
+#include "parse.h"
 
 #define QCAP 256
 
@@ -45,7 +46,7 @@ static bool resolve(const dstate *st, TSNode n, char *q) {
 
 static bool resolve_call(const dstate *st, TSNode call, char *q) {
   return gl_vio_is(call, "call") &&
-         resolve(st, ts_node_child_by_field_name(call, "function", 8), q);
+         resolve(st, gl_parse_child(call, "function", 8), q);
 }
 
 /* A small non-negative integer literal, or -1. */
@@ -110,7 +111,7 @@ static void enter_with(dstate *st, TSNode with) {
   uint32_t n = ts_node_named_child_count(clause);
   for (uint32_t i = 0; i < n; i++) {
     TSNode item = ts_node_named_child(clause, i);
-    TSNode v = ts_node_child_by_field_name(item, "value", 5);
+    TSNode v = gl_parse_child(item, "value", 5);
     if (gl_vio_is(v, "as_pattern")) v = ts_node_named_child(v, 0);
     char q[QCAP];
     if (!resolve_call(st, v, q)) continue;
@@ -121,8 +122,8 @@ static void enter_with(dstate *st, TSNode with) {
 }
 
 static void bind(dstate *st, TSNode n) {
-  TSNode left = ts_node_child_by_field_name(n, "left", 4);
-  TSNode right = ts_node_child_by_field_name(n, "right", 5);
+  TSNode left = gl_parse_child(n, "left", 4);
+  TSNode right = gl_parse_child(n, "right", 5);
   uint32_t end = ts_node_end_byte(n);
   if (!gl_vio_is(n, "assignment") || !gl_vio_is(left, "identifier") || ts_node_is_null(right)) {
     gl_vbind_kill_target(&st->binds, st->ctx->src, st->scope, left, end);
@@ -198,8 +199,8 @@ static void torch_pair(dstate *st, TSNode a, TSNode b) {
 
 static void on_operator(dstate *st, TSNode op) {
   bool cmp = gl_vio_is(op, "comparison_operator");
-  TSNode l = cmp ? ts_node_named_child(op, 0) : ts_node_child_by_field_name(op, "left", 4);
-  TSNode r = cmp ? ts_node_named_child(op, 1) : ts_node_child_by_field_name(op, "right", 5);
+  TSNode l = cmp ? ts_node_named_child(op, 0) : gl_parse_child(op, "left", 4);
+  TSNode r = cmp ? ts_node_named_child(op, 1) : gl_parse_child(op, "right", 5);
   cupy_use(st, l);
   cupy_use(st, r);
   torch_pair(st, l, r);

@@ -17,6 +17,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/vio_scan.h"
+#include "parse.h"
 
 #define QCAP 256
 
@@ -67,7 +68,7 @@ static TSNode gpu_import(const gstate *st, TSNode imp, bool roots) {
   uint32_t n = ts_node_named_child_count(imp);
   for (uint32_t i = 0; i < n; i++) {
     TSNode k = ts_node_named_child(imp, i);
-    if (gl_vio_is(k, "aliased_import")) k = ts_node_child_by_field_name(k, "name", 4);
+    if (gl_vio_is(k, "aliased_import")) k = gl_parse_child(k, "name", 4);
     if (!gl_vio_is(k, "dotted_name") || !resolve(st, k, q)) continue;
     if (roots ? gpu_root(q) : gpu_module(q)) return k;
   }
@@ -91,7 +92,7 @@ static bool catches_import_error(const gl_source *src, TSNode handler) {
 /* `try: import cupy ... except ImportError:` (a GPU package the file treats as optional; an
  * optional submodule such as cupy.cuda.cudnn is an optional feature, not an optional GPU). */
 static bool optional_gpu_import(const gstate *st, TSNode try_stmt) {
-  TSNode body = ts_node_child_by_field_name(try_stmt, "body", 4);
+  TSNode body = gl_parse_child(try_stmt, "body", 4);
   bool gpu = false, handled = false;
   uint32_t n = ts_node_named_child_count(body);
   for (uint32_t i = 0; i < n && !gpu; i++) {
@@ -151,8 +152,8 @@ static void note_modules(gstate *st, int bits, TSNode where) {
 static bool gpu_switch_param(const gl_source *src, TSNode p) {
   static const char *const names[] = {"gpu", "use_gpu", "on_gpu", "cuda", "use_cuda",
                                       "use_cupy", "enable_gpu", "with_gpu", NULL};
-  TSNode name = ts_node_child_by_field_name(p, "name", 4);
-  TSNode value = ts_node_child_by_field_name(p, "value", 5);
+  TSNode name = gl_parse_child(p, "name", 4);
+  TSNode value = gl_parse_child(p, "value", 5);
   if (!gl_vio_is(name, "identifier") || !gl_vio_is(value, "false")) return false;
   for (const char *const *k = names; *k; k++)
     if (gl_bscan_text_is(src, name, *k)) return true;
@@ -181,7 +182,7 @@ static void look(gstate *st, TSNode n) {
     if (resolve(st, n, q) && is_guard_name(q)) st->guarded = true;
     if (t[0] == 'i' && gl_bscan_text_is(src, n, "CUDARuntimeError")) st->guarded = true;
   } else if (strcmp(t, "assignment") == 0) {
-    note_modules(st, module_bits(st, ts_node_child_by_field_name(n, "right", 5)), n);
+    note_modules(st, module_bits(st, gl_parse_child(n, "right", 5)), n);
   } else if (strcmp(t, "return_statement") == 0) {
     if (ts_node_named_child_count(n) > 0)
       note_modules(st, module_bits(st, ts_node_named_child(n, 0)), n);

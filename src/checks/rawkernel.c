@@ -18,6 +18,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/rawkernel_sig.h"
+#include "parse.h"
 
 #define QNAME_CAP 256
 #define MSG_CAP 640
@@ -95,23 +96,23 @@ static void collect(rstate *st) {
     const char *t = ts_node_type(n);
     if (strcmp(t, "function_definition") == 0) {
       gl_vec_push(&st->defs, n);
-      TSNode ps = ts_node_child_by_field_name(n, "parameters", 10);
+      TSNode ps = gl_parse_child(n, "parameters", 10);
       uint32_t k = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps);
       for (uint32_t i = 0; i < k; i++) {
         TSNode p = ts_node_named_child(ps, i);
-        if (!is_kind(p, "identifier")) p = ts_node_child_by_field_name(p, "name", 4);
+        if (!is_kind(p, "identifier")) p = gl_parse_child(p, "name", 4);
         if (!ts_node_is_null(p) && is_kind(p, "identifier"))
           gl_vec_push(&st->binds, mkbind(p, (TSNode){0}, n, true));
       }
     } else if (strcmp(t, "assignment") == 0) {
-      TSNode l = ts_node_child_by_field_name(n, "left", 4);
-      TSNode r = ts_node_child_by_field_name(n, "right", 5);
+      TSNode l = gl_parse_child(n, "left", 4);
+      TSNode r = gl_parse_child(n, "right", 5);
       bool single = !ts_node_is_null(l) && (is_kind(l, "identifier") || is_kind(l, "attribute"));
       if (!ts_node_is_null(l)) add_binding(st, l, single ? r : (TSNode){0});
     } else if (strcmp(t, "augmented_assignment") == 0 || strcmp(t, "for_statement") == 0 ||
                strcmp(t, "named_expression") == 0 || strcmp(t, "with_item") == 0) {
-      TSNode l = ts_node_child_by_field_name(n, "left", 4);
-      if (ts_node_is_null(l)) l = ts_node_child_by_field_name(n, "name", 4);
+      TSNode l = gl_parse_child(n, "left", 4);
+      if (ts_node_is_null(l)) l = gl_parse_child(n, "name", 4);
       if (!ts_node_is_null(l)) add_binding(st, l, (TSNode){0});
     } else if (strcmp(t, "call") == 0) {
       TSNode a = gl_bscan_arg(n, 2);
@@ -210,7 +211,7 @@ static TSNode strip(TSNode e) {
     if (is_kind(e, "parenthesized_expression") && ts_node_named_child_count(e) == 1)
       e = ts_node_named_child(e, 0);
     else if (is_kind(e, "unary_operator"))
-      e = ts_node_child_by_field_name(e, "argument", 8);
+      e = gl_parse_child(e, "argument", 8);
     else
       return e;
     if (ts_node_is_null(e)) return e;
@@ -219,7 +220,7 @@ static TSNode strip(TSNode e) {
 
 static bool builtin_call(const rstate *st, TSNode e, const char *name) {
   if (!is_kind(e, "call")) return false;
-  TSNode fn = ts_node_child_by_field_name(e, "function", 8);
+  TSNode fn = gl_parse_child(e, "function", 8);
   return is_kind(fn, "identifier") && gl_bscan_text_is(st->ctx->src, fn, name) &&
          gl_model_is_builtin(st->ctx->model, fn);
 }
@@ -235,9 +236,9 @@ static bool is_strided(const gl_source *src, TSNode sl) {
 }
 
 static pyt subscript_type(const gl_source *src, TSNode e) {
-  TSNode v = ts_node_child_by_field_name(e, "value", 5);
+  TSNode v = gl_parse_child(e, "value", 5);
   if (is_kind(v, "attribute") &&
-      gl_bscan_text_is(src, ts_node_child_by_field_name(v, "attribute", 9), "shape"))
+      gl_bscan_text_is(src, gl_parse_child(v, "attribute", 9), "shape"))
     return PY_INT;
   uint32_t k = ts_node_named_child_count(e);
   for (uint32_t i = 1; i < k; i++) {
@@ -260,7 +261,7 @@ static pyt leaf_type(rstate *st, TSNode e, const TSNode *scope) {
   if (builtin_call(st, e, "float")) return PY_FLOAT;
   if (is_kind(e, "subscript")) return subscript_type(src, e);
   if (!is_kind(e, "attribute")) return PY_UNKNOWN;
-  TSNode at = ts_node_child_by_field_name(e, "attribute", 9);
+  TSNode at = gl_parse_child(e, "attribute", 9);
   if (gl_bscan_text_is(src, at, "size") || gl_bscan_text_is(src, at, "ndim")) return PY_INT;
   if (gl_bscan_text_is(src, at, "T") || gl_bscan_text_is(src, at, "mT")) return PY_STRIDED;
   return PY_UNKNOWN;
@@ -271,9 +272,9 @@ static pyt leaf_type(rstate *st, TSNode e, const TSNode *scope) {
 static pyt expr_type(rstate *st, TSNode e, TSNode scope) {
   e = strip(e);
   if (ts_node_is_null(e) || !is_kind(e, "binary_operator")) return leaf_type(st, e, NULL);
-  TSNode op = ts_node_child_by_field_name(e, "operator", 8);
-  pyt l = leaf_type(st, ts_node_child_by_field_name(e, "left", 4), &scope);
-  pyt r = leaf_type(st, ts_node_child_by_field_name(e, "right", 5), &scope);
+  TSNode op = gl_parse_child(e, "operator", 8);
+  pyt l = leaf_type(st, gl_parse_child(e, "left", 4), &scope);
+  pyt r = leaf_type(st, gl_parse_child(e, "right", 5), &scope);
   if (l == PY_UNKNOWN || r == PY_UNKNOWN || l == PY_STRIDED || r == PY_STRIDED) return PY_UNKNOWN;
   if (gl_bscan_text_is(st->ctx->src, op, "/")) return PY_FLOAT;
   static const char *const int_ops[] = {"+", "-", "*", "//", "%"};
@@ -424,7 +425,7 @@ static void check_array_arg(rstate *st, TSNode a, TSNode scope, const gl_rk_para
 }
 
 static void check_launch(rstate *st, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (ts_node_is_null(fn) || (!is_kind(fn, "identifier") && !is_kind(fn, "attribute"))) return;
   TSNode scope = scope_of(st, call);
   TSNode mk = bound_value(st, fn, scope);

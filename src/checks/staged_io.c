@@ -14,6 +14,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/vio_scan.h"
+#include "parse.h"
 
 #define QCAP 256
 #define MAX_UNWRAP 12
@@ -46,7 +47,7 @@ static bool resolve(const sstate *st, TSNode n, char *q) {
 /* `open(...)` with the builtin open. */
 static bool is_open_call(const sstate *st, TSNode n) {
   if (!gl_vio_is(n, "call")) return false;
-  TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+  TSNode fn = gl_parse_child(n, "function", 8);
   return gl_vio_is(fn, "identifier") && gl_bscan_text_is(st->ctx->src, fn, "open") &&
          gl_model_is_builtin(st->ctx->model, fn);
 }
@@ -65,7 +66,7 @@ static bool is_file_bytes(const sstate *st, TSNode n) {
     return b && b->kind == K_FILE;
   }
   if (strcmp(meth, "read_bytes") != 0 || !gl_vio_is(recv, "call")) return false;
-  TSNode fn = ts_node_child_by_field_name(recv, "function", 8);
+  TSNode fn = gl_parse_child(recv, "function", 8);
   return resolve(st, fn, q) && strcmp(q, "pathlib.Path") == 0;
 }
 
@@ -82,7 +83,7 @@ static bool pandas_reader(const sstate *st, TSNode call, const char *q) {
 /* A call the expression unwraps through, or the read itself: 1 read, 0 not, -1 go to *next. */
 static int classify_call(const sstate *st, TSNode call, TSNode *next) {
   char q[QCAP], meth[32];
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8), recv;
+  TSNode fn = gl_parse_child(call, "function", 8), recv;
   if (resolve(st, fn, q)) {
     if (st->pandas) return pandas_reader(st, call, q) ? 1 : 0;
     if (strcmp(q, "numpy.fromfile") == 0 || strcmp(q, "numpy.memmap") == 0) return 1;
@@ -104,7 +105,7 @@ static int classify_call(const sstate *st, TSNode call, TSNode *next) {
 /* `df["a"]` or `df[["a", "b"]]`: picking columns keeps a frame what it was, filtering rows
  * (`df[df.x > 0]`) is work done in pandas. */
 static bool column_pick(TSNode sub) {
-  TSNode idx = ts_node_child_by_field_name(sub, "subscript", 9);
+  TSNode idx = gl_parse_child(sub, "subscript", 9);
   if (gl_vio_is(idx, "string")) return true;
   if (!gl_vio_is(idx, "list")) return false;
   uint32_t n = ts_node_named_child_count(idx);
@@ -121,7 +122,7 @@ static TSNode staged_read(const sstate *st, TSNode e) {
       e = ts_node_named_child(e, 0);
     } else if (gl_vio_is(e, "subscript")) {
       if (st->pandas && !column_pick(e)) return none;
-      e = ts_node_child_by_field_name(e, "value", 5);
+      e = gl_parse_child(e, "value", 5);
     } else if (gl_vio_is(e, "identifier")) {
       const gl_vbind *b =
           gl_vbind_get(&st->binds, st->ctx->src, st->scope, e, ts_node_start_byte(e));
@@ -143,9 +144,9 @@ static TSNode staged_read(const sstate *st, TSNode e) {
 static void note_binding(sstate *st, TSNode n) {
   const gl_source *src = st->ctx->src;
   uint32_t end = ts_node_end_byte(n);
-  TSNode left = ts_node_child_by_field_name(n, "left", 4);
+  TSNode left = gl_parse_child(n, "left", 4);
   if (gl_vio_is(n, "assignment") && gl_vio_is(left, "identifier")) {
-    TSNode right = ts_node_child_by_field_name(n, "right", 5);
+    TSNode right = gl_parse_child(n, "right", 5);
     TSNode rd = ts_node_is_null(right) ? right : staged_read(st, right);
     gl_vbind_set(&st->binds, src, st->scope, left, end, ts_node_is_null(rd) ? K_NONE : K_READ,
                  rd);
@@ -153,15 +154,15 @@ static void note_binding(sstate *st, TSNode n) {
              gl_vio_is(n, "for_statement")) {
     gl_vbind_kill_target(&st->binds, src, st->scope, left, end);
   } else if (gl_vio_is(n, "as_pattern")) {
-    TSNode alias = ts_node_child_by_field_name(n, "alias", 5);
+    TSNode alias = gl_parse_child(n, "alias", 5);
     TSNode target = gl_vio_is(alias, "as_pattern_target") ? ts_node_named_child(alias, 0) : alias;
     TSNode value = ts_node_named_child(n, 0);
     if (gl_vio_is(target, "identifier"))
       gl_vbind_set(&st->binds, src, st->scope, target, end,
                    is_open_call(st, value) ? K_FILE : K_NONE, value);
   } else if (gl_vio_is(n, "named_expression")) {
-    TSNode name = ts_node_child_by_field_name(n, "name", 4);
-    TSNode value = ts_node_child_by_field_name(n, "value", 5);
+    TSNode name = gl_parse_child(n, "name", 4);
+    TSNode value = gl_parse_child(n, "value", 5);
     TSNode rd = ts_node_is_null(value) ? value : staged_read(st, value);
     if (gl_vio_is(name, "identifier"))
       gl_vbind_set(&st->binds, src, st->scope, name, end, ts_node_is_null(rd) ? K_NONE : K_READ,
@@ -172,8 +173,8 @@ static void note_binding(sstate *st, TSNode n) {
 static void report(const sstate *st, TSNode upload, TSNode read) {
   const gl_source *src = st->ctx->src;
   char up[96], rd[96], where[48], msg[640];
-  TSNode ufn = ts_node_child_by_field_name(upload, "function", 8);
-  TSNode rfn = ts_node_child_by_field_name(read, "function", 8);
+  TSNode ufn = gl_parse_child(upload, "function", 8);
+  TSNode rfn = gl_parse_child(read, "function", 8);
   gl_vio_text(src, ufn, up, sizeof up);
   gl_vio_text(src, rfn, rd, sizeof rd);
   gl_check_line_label(st->ctx, ts_node_start_byte(read), where, sizeof where);
@@ -194,7 +195,7 @@ static void report(const sstate *st, TSNode upload, TSNode read) {
 
 static void report_cp_fromfile(const sstate *st, TSNode call) {
   char fn[96], msg[512];
-  gl_vio_text(st->ctx->src, ts_node_child_by_field_name(call, "function", 8), fn, sizeof fn);
+  gl_vio_text(st->ctx->src, gl_parse_child(call, "function", 8), fn, sizeof fn);
   snprintf(msg, sizeof msg,
            "`%s` reads the file with NumPy into host memory and then copies it to the GPU; "
            "KvikIO reads it straight into device memory (`kvikio.CuFile(path, \"r\").read(buf)`)",
@@ -205,10 +206,10 @@ static void report_cp_fromfile(const sstate *st, TSNode call) {
 /* The data an upload call copies: `cp.asarray(x)` -> x, `t.cuda()` / `t.to("cuda")` -> t. */
 static TSNode upload_source(const sstate *st, TSNode call) {
   char q[QCAP];
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (st->pandas) return gl_bscan_arg(call, 0);
   if (gl_vio_is(fn, "attribute") && !resolve(st, fn, q))
-    return ts_node_child_by_field_name(fn, "object", 6);
+    return gl_parse_child(fn, "object", 6);
   return gl_bscan_arg(call, 0);
 }
 
@@ -217,7 +218,7 @@ static bool is_frame_upload(const sstate *st, TSNode call) {
                                     "cudf.DataFrame.from_pandas", "cudf.Series.from_pandas",
                                     "cugraph.from_pandas_edgelist", NULL};
   char q[QCAP], meth[32];
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8), recv;
+  TSNode fn = gl_parse_child(call, "function", 8), recv;
   if (resolve(st, fn, q)) return in_list(q, ups);
   return gl_vio_method(st->ctx->src, call, meth, sizeof meth, &recv) &&
          strcmp(meth, "from_pandas_edgelist") == 0;
@@ -229,7 +230,7 @@ static void look_at_call(sstate *st, TSNode call) {
     if (!is_frame_upload(st, call)) return;
   } else {
     if (!(gl_model_roles(st->ctx->model, call) & GL_ROLE_H2D)) return;
-    TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+    TSNode fn = gl_parse_child(call, "function", 8);
     if (resolve(st, fn, q) && strcmp(q, "cupy.fromfile") == 0) {
       report_cp_fromfile(st, call);
       return;

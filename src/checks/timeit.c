@@ -15,6 +15,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/magic.h"
+#include "parse.h"
 
 #define QNAME_CAP 256
 #define WORK_ROLES (GL_ROLE_GPU_WORK | GL_ROLE_DEVICE_RETURNING | GL_ROLE_ALLOC | GL_ROLE_H2D)
@@ -101,11 +102,11 @@ static void scan_code(const tstate *st, TSNode code, TSNode self, int helpers, f
 
 /* A call of a function of this file counts as what that function's body ends with. */
 static void helper_call(const tstate *st, TSNode call, TSNode self, flow *f) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   TSNode def = ts_node_is_null(fn) ? fn : gl_bscan_def_named(st->ctx->src, &st->defs, fn);
   if (ts_node_is_null(def) || ts_node_eq(def, self)) return;
   flow h = {0};
-  scan_code(st, ts_node_child_by_field_name(def, "body", 4), def, 0, &h);
+  scan_code(st, gl_parse_child(def, "body", 4), def, 0, &h);
   if (unsynced(&h)) {
     add_work(f, call);
     if (h.lib) f->lib = h.lib;
@@ -150,13 +151,13 @@ static TSNode stmt_code(const tstate *st, TSNode stmt, TSNode *self) {
       strcmp(q, "functools.partial") == 0)
     stmt = gl_bscan_arg(stmt, 0);
   if (ts_node_is_null(stmt)) return none;
-  if (is_kind(stmt, "lambda")) return ts_node_child_by_field_name(stmt, "body", 4);
+  if (is_kind(stmt, "lambda")) return gl_parse_child(stmt, "body", 4);
   if (!is_kind(stmt, "identifier") || gl_model_resolve(st->ctx->model, stmt, q, sizeof q))
     return none;
   TSNode def = gl_bscan_def_named(st->ctx->src, &st->defs, stmt);
   if (ts_node_is_null(def)) return none;
   *self = def;
-  return ts_node_child_by_field_name(def, "body", 4);
+  return gl_parse_child(def, "body", 4);
 }
 
 static const char *fix_for(const char *lib) {
@@ -223,11 +224,11 @@ static TSNode bound_timer(const tstate *st, TSNode name, const TSNode *asgs, siz
   TSNode found = {0};
   TSNode fn = def_at(st, ts_node_start_byte(name));
   for (size_t i = 0; i < nasg; i++) {
-    TSNode left = ts_node_child_by_field_name(asgs[i], "left", 4);
+    TSNode left = gl_parse_child(asgs[i], "left", 4);
     if (ts_node_start_byte(asgs[i]) >= ts_node_start_byte(name)) break;
     if (!gl_bscan_same_text(st->ctx->src, left, name)) continue;
     if (!ts_node_eq(def_at(st, ts_node_start_byte(left)), fn)) continue;
-    found = ts_node_child_by_field_name(asgs[i], "right", 5);
+    found = gl_parse_child(asgs[i], "right", 5);
   }
   return found;
 }
@@ -265,8 +266,8 @@ void gl_check_timeit_without_sync(const gl_check_ctx *ctx) {
   while (gl_bscan_next(&s, &n)) {
     if (is_kind(n, "call")) gl_vec_push(&calls, n);
     if (!is_kind(n, "assignment")) continue;
-    TSNode left = ts_node_child_by_field_name(n, "left", 4);
-    TSNode right = ts_node_child_by_field_name(n, "right", 5);
+    TSNode left = gl_parse_child(n, "left", 4);
+    TSNode right = gl_parse_child(n, "right", 5);
     if (!ts_node_is_null(left) && is_kind(left, "identifier") && is_timer_ctor(&st, right))
       gl_vec_push(&asgs, n);
   }

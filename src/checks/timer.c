@@ -11,6 +11,7 @@
 
 #include "checks/magic.h"
 #include "checks/timer_scan.h"
+#include "parse.h"
 
 #define CALLEE_MAX 60
 
@@ -33,7 +34,7 @@ static const char *const fixes[] = {
 
 /* "`time.perf_counter()`": the callee's text (first line, at most CALLEE_MAX bytes). */
 static char *read_text(const gl_tscan *s, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (ts_node_is_null(fn)) fn = call;
   uint32_t a = ts_node_start_byte(fn), b = ts_node_end_byte(fn);
   size_t n = strcspn(s->src->bytes + a, "\r\n");
@@ -99,8 +100,8 @@ static bool is_name(TSNode n) {
 /* The interval a subtraction `close - open` measures, or {-1, -1}. */
 static interval pair_of(const gl_tscan *s, TSNode sub, uint8_t kind) {
   interval none = {-1, -1};
-  TSNode left = strip_parens(ts_node_child_by_field_name(sub, "left", 4));
-  TSNode right = strip_parens(ts_node_child_by_field_name(sub, "right", 5));
+  TSNode left = strip_parens(gl_parse_child(sub, "left", 4));
+  TSNode right = strip_parens(gl_parse_child(sub, "right", 5));
   if (!is_name(right) || ts_node_is_null(left)) return none;
   uint32_t at = ts_node_start_byte(sub);
   int32_t close = -1;
@@ -149,7 +150,7 @@ static void check_pairs(const gl_check_ctx *ctx, const gl_tscan *s, uint8_t kind
 
 /* The timer class a with item's `Name(...)` constructs, or -1. */
 static int32_t timer_class(const gl_tscan *s, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (ts_node_is_null(fn) || strcmp(ts_node_type(fn), "identifier") != 0) return -1;
   for (size_t i = 0; i < s->classes.len; i++) {
     const gl_tclass *c = &s->classes.data[i];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "libmodel.h"
+#include "parse.h"
 
 enum { GL_TEV_LOCAL = 1u << 4 }; /* a call of a plain name: may be a function of this file */
 #define QNAME_CAP 256
@@ -64,13 +65,13 @@ static TSNode base_name(TSNode n) {
   for (int guard = 0; guard < 64 && !ts_node_is_null(n); guard++) {
     if (is(n, "identifier")) return n;
     const char *t = ts_node_type(n);
-    if (strcmp(t, "attribute") == 0) n = ts_node_child_by_field_name(n, "object", 6);
-    else if (strcmp(t, "call") == 0) n = ts_node_child_by_field_name(n, "function", 8);
-    else if (strcmp(t, "subscript") == 0) n = ts_node_child_by_field_name(n, "value", 5);
-    else if (strcmp(t, "binary_operator") == 0) n = ts_node_child_by_field_name(n, "left", 4);
-    else if (strcmp(t, "unary_operator") == 0) n = ts_node_child_by_field_name(n, "argument", 8);
+    if (strcmp(t, "attribute") == 0) n = gl_parse_child(n, "object", 6);
+    else if (strcmp(t, "call") == 0) n = gl_parse_child(n, "function", 8);
+    else if (strcmp(t, "subscript") == 0) n = gl_parse_child(n, "value", 5);
+    else if (strcmp(t, "binary_operator") == 0) n = gl_parse_child(n, "left", 4);
+    else if (strcmp(t, "unary_operator") == 0) n = gl_parse_child(n, "argument", 8);
     else if (strcmp(t, "parenthesized_expression") == 0) n = ts_node_named_child(n, 0);
-    else if (strcmp(t, "augmented_assignment") == 0) n = ts_node_child_by_field_name(n, "left", 4);
+    else if (strcmp(t, "augmented_assignment") == 0) n = gl_parse_child(n, "left", 4);
     else if (strcmp(t, "comparison_operator") == 0) n = ts_node_named_child(n, 0);
     else break;
   }
@@ -80,7 +81,7 @@ static TSNode base_name(TSNode n) {
 /* The library of an expression's callee or base name when it resolves to a module. */
 static gl_tlib lib_of_expr(const gl_tscan *s, TSNode n) {
   char q[QNAME_CAP];
-  TSNode fn = is(n, "call") ? ts_node_child_by_field_name(n, "function", 8) : n;
+  TSNode fn = is(n, "call") ? gl_parse_child(n, "function", 8) : n;
   if (!ts_node_is_null(fn) && gl_model_resolve(s->model, fn, q, sizeof q))
     return lib_of_qname(q, strlen(q));
   TSNode b = base_name(n);
@@ -93,7 +94,7 @@ static gl_tlib lib_of_expr(const gl_tscan *s, TSNode n) {
 
 static uint8_t clock_kind(const gl_tscan *s, TSNode call) {
   char q[QNAME_CAP];
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (ts_node_is_null(fn) || !gl_model_resolve(s->model, fn, q, sizeof q)) return 0;
   if (in_list(q, wall_clocks, sizeof wall_clocks / sizeof *wall_clocks)) return GL_TEV_WALL;
   if (in_list(q, cpu_clocks, sizeof cpu_clocks / sizeof *cpu_clocks)) return GL_TEV_CPU;
@@ -107,7 +108,7 @@ static uint8_t extra_clock_kind(const gl_tscan *s, TSNode call) {
   gl_rule_option_strings(s->rule, "extra-cpu-timers", &ncpu);
   if (!nwall && !ncpu) return 0;
   char q[QNAME_CAP];
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (ts_node_is_null(fn) || !gl_model_resolve(s->model, fn, q, sizeof q)) return 0;
   if (gl_rule_option_has(s->rule, "extra-timers", q)) return GL_TEV_WALL;
   if (gl_rule_option_has(s->rule, "extra-cpu-timers", q)) return GL_TEV_CPU;
@@ -119,9 +120,9 @@ static uint8_t extra_clock_kind(const gl_tscan *s, TSNode call) {
  * but no gpu-work role. A function of the file returning device data is not counted. */
 static bool library_device_call(const gl_tscan *s, TSNode call) {
   if (gl_model_prov(s->model, call) != GL_PROV_DEVICE) return false;
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (is(fn, "attribute") &&
-      gl_model_prov(s->model, ts_node_child_by_field_name(fn, "object", 6)) == GL_PROV_DEVICE)
+      gl_model_prov(s->model, gl_parse_child(fn, "object", 6)) == GL_PROV_DEVICE)
     return true;
   char q[QNAME_CAP];
   return !ts_node_is_null(fn) && gl_model_resolve(s->model, fn, q, sizeof q) &&
@@ -138,7 +139,7 @@ static uint8_t classify(const gl_tscan *s, TSNode n) {
     uint8_t extra = extra_clock_kind(s, n);
     if (extra) return extra;
     if ((roles & work) || library_device_call(s, n)) return GL_TEV_WORK;
-    return is(ts_node_child_by_field_name(n, "function", 8), "identifier") ? GL_TEV_LOCAL : 0;
+    return is(gl_parse_child(n, "function", 8), "identifier") ? GL_TEV_LOCAL : 0;
   }
   bool op = strcmp(t, "binary_operator") == 0 || strcmp(t, "unary_operator") == 0 ||
             strcmp(t, "comparison_operator") == 0 || strcmp(t, "subscript") == 0 ||
@@ -156,8 +157,8 @@ static void add_binding(gl_tscan *s, TSNode name, uint32_t rhs, uint32_t pos, in
 }
 
 static void visit_assignment(gl_tscan *s, TSNode n, const frame *f) {
-  TSNode left = ts_node_child_by_field_name(n, "left", 4);
-  TSNode right = ts_node_child_by_field_name(n, "right", 5);
+  TSNode left = gl_parse_child(n, "left", 4);
+  TSNode right = gl_parse_child(n, "right", 5);
   if (!(is(left, "identifier") || is(left, "attribute"))) return;
   /* a clock read on the right is linked after the walk (gl_tscan_build, by position) */
   add_binding(s, left, is(right, "call") ? ts_node_start_byte(right) : 0, ts_node_end_byte(n), f->fn);
@@ -172,7 +173,7 @@ static void visit_import(gl_tscan *s, TSNode n) {
   uint32_t count = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(n, i);
-    if (is(c, "aliased_import")) c = ts_node_child_by_field_name(c, "name", 4);
+    if (is(c, "aliased_import")) c = gl_parse_child(c, "name", 4);
     if (!is(c, "dotted_name")) continue;
     uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(c);
     s->libs |= 1u << lib_of_qname(s->src->bytes + a, b - a);
@@ -182,9 +183,9 @@ static void visit_import(gl_tscan *s, TSNode n) {
 static void visit_with(gl_tscan *s, TSNode n, const frame *f) {
   TSNode clause = ts_node_named_child(n, 0);
   TSNode item = is(clause, "with_clause") ? ts_node_named_child(clause, 0) : (TSNode){0};
-  TSNode value = is(item, "with_item") ? ts_node_child_by_field_name(item, "value", 5) : item;
+  TSNode value = is(item, "with_item") ? gl_parse_child(item, "value", 5) : item;
   if (is(value, "as_pattern")) value = ts_node_named_child(value, 0); /* `Timer() as t` */
-  TSNode body = ts_node_child_by_field_name(n, "body", 4);
+  TSNode body = gl_parse_child(n, "body", 4);
   if (!is(value, "call") || ts_node_is_null(body)) return;
   gl_vec_push(&s->withs, ((gl_twith){value, body, f->fn, f->cond}));
 }
@@ -192,8 +193,8 @@ static void visit_with(gl_tscan *s, TSNode n, const frame *f) {
 /* `@cuda.jit def k(...)`: k is bound to the decorator's library (the topmost decorator). */
 static void visit_decorated(gl_tscan *s, TSNode n) {
   TSNode dec = ts_node_named_child(n, 0);
-  TSNode def = ts_node_child_by_field_name(n, "definition", 10);
-  TSNode name = ts_node_is_null(def) ? def : ts_node_child_by_field_name(def, "name", 4);
+  TSNode def = gl_parse_child(n, "definition", 10);
+  TSNode name = ts_node_is_null(def) ? def : gl_parse_child(def, "name", 4);
   if (!is(dec, "decorator") || ts_node_is_null(name)) return;
   gl_tlib lib = lib_of_expr(s, ts_node_named_child(dec, 0));
   if (lib == GL_TLIB_NONE) return;
@@ -210,7 +211,7 @@ static void visit(gl_tscan *s, TSNode n, const frame *f) {
   const char *t = ts_node_type(n);
   if (strcmp(t, "assignment") == 0) visit_assignment(s, n, f);
   else if (strcmp(t, "binary_operator") == 0) {
-    TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+    TSNode op = gl_parse_child(n, "operator", 8);
     if (is(op, "-")) gl_vec_push(&s->subs, n);
   } else if (strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0)
     visit_import(s, n);
@@ -231,11 +232,11 @@ static bool opens_cond(TSNode n, const char *field, const frame *parent) {
 
 /* Parameters bind their names at the def (they shadow names of enclosing scopes). */
 static void add_params(gl_tscan *s, TSNode def, int32_t fn) {
-  TSNode params = ts_node_child_by_field_name(def, "parameters", 10);
+  TSNode params = gl_parse_child(def, "parameters", 10);
   uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
   for (uint32_t i = 0; i < count; i++) {
     TSNode p = ts_node_named_child(params, i);
-    TSNode name = is(p, "identifier") ? p : ts_node_child_by_field_name(p, "name", 4);
+    TSNode name = is(p, "identifier") ? p : gl_parse_child(p, "name", 4);
     if (ts_node_is_null(name)) name = ts_node_named_child(p, 0); /* typed, *args, **kw */
     if (is(name, "identifier")) add_binding(s, name, 0, ts_node_start_byte(def), fn);
   }
@@ -243,7 +244,7 @@ static void add_params(gl_tscan *s, TSNode def, int32_t fn) {
 
 static void add_fn(gl_tscan *s, TSNode n, frame *f, const frame *parent) {
   gl_tfn fn = {n, parent->fn, parent->cls_body, 0, 0};
-  TSNode name = ts_node_child_by_field_name(n, "name", 4);
+  TSNode name = gl_parse_child(n, "name", 4);
   if (!ts_node_is_null(name)) {
     fn.name_start = ts_node_start_byte(name);
     fn.name_end = ts_node_end_byte(name);
@@ -254,7 +255,7 @@ static void add_fn(gl_tscan *s, TSNode n, frame *f, const frame *parent) {
 }
 
 static void add_class(gl_tscan *s, TSNode n) {
-  TSNode name = ts_node_child_by_field_name(n, "name", 4);
+  TSNode name = gl_parse_child(n, "name", 4);
   gl_tclass c = {0, 0, -1, -1, -1};
   if (!ts_node_is_null(name)) {
     c.name_start = ts_node_start_byte(name);
@@ -347,7 +348,7 @@ static void link_local_syncs(gl_tscan *s) {
   for (size_t i = 0; i < s->events.len; i++) {
     gl_tevent *e = &s->events.data[i];
     if (e->kind != GL_TEV_LOCAL) continue;
-    TSNode callee = ts_node_child_by_field_name(e->node, "function", 8);
+    TSNode callee = gl_parse_child(e->node, "function", 8);
     uint32_t a = ts_node_start_byte(callee), b = ts_node_end_byte(callee);
     for (size_t f = 1; f < s->fns.len; f++)
       if (syncs[f] && gl_tscan_same_text(s, a, b, s->fns.data[f].name_start, s->fns.data[f].name_end))

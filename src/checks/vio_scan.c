@@ -4,6 +4,7 @@
  * Not: any check's logic, walking the tree.
  * Threads: no state beyond the caller's values. */
 #include "checks/vio_scan.h"
+#include "parse.h"
 
 #include <string.h>
 
@@ -92,10 +93,10 @@ void gl_vio_text(const gl_source *src, TSNode n, char *buf, size_t cap) {
 
 bool gl_vio_method(const gl_source *src, TSNode call, char *buf, size_t cap, TSNode *recv) {
   if (!gl_vio_is(call, "call") || cap == 0) return false;
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (!gl_vio_is(fn, "attribute")) return false;
-  TSNode attr = ts_node_child_by_field_name(fn, "attribute", 9);
-  TSNode obj = ts_node_child_by_field_name(fn, "object", 6);
+  TSNode attr = gl_parse_child(fn, "attribute", 9);
+  TSNode obj = gl_parse_child(fn, "object", 6);
   if (ts_node_is_null(attr) || ts_node_is_null(obj)) return false;
   uint32_t a = ts_node_start_byte(attr), e = ts_node_end_byte(attr);
   if (e - a >= cap) return false;

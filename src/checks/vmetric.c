@@ -15,6 +15,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/vio_scan.h"
+#include "parse.h"
 
 #define QCAP 256
 
@@ -53,7 +54,7 @@ static const fclass fclasses[] = {
     {"faiss.GpuIndexCagra", M_NONE, 2},    {NULL, 0, 0}};
 
 static bool has_splat(TSNode call) {
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode args = gl_parse_child(call, "arguments", 9);
   uint32_t n = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);
@@ -127,7 +128,7 @@ static bool gpu_params(const char *q) {
 
 static void look(mstate *st, TSNode call) {
   char q[QCAP];
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   if (!gl_model_resolve(st->ctx->model, fn, q, sizeof q)) return;
   if (strncmp(q, "faiss.", 6) == 0) {
     if (strcmp(q, "faiss.normalize_L2") == 0) st->normalized = true;
@@ -152,7 +153,7 @@ static const char *metric_name(int m) {
 static void report(const mstate *st, const msite *g, const msite *f) {
   char gt[96], ft[96], line[48], msg[640];
   gl_vio_text(st->ctx->src, g->node, gt, sizeof gt);
-  gl_vio_text(st->ctx->src, ts_node_child_by_field_name(f->call, "function", 8), ft, sizeof ft);
+  gl_vio_text(st->ctx->src, gl_parse_child(f->call, "function", 8), ft, sizeof ft);
   gl_check_line_label(st->ctx, ts_node_start_byte(f->call), line, sizeof line);
   bool dflt = ts_node_eq(g->node, g->call);
   snprintf(msg, sizeof msg,

@@ -19,6 +19,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/vio_scan.h"
+#include "parse.h"
 
 #define QCAP 256
 
@@ -98,7 +99,7 @@ static bool is_exact(const vstate *st, TSNode call, const char *q) {
 static bool is_set_value(const vstate *st, TSNode n) {
   if (gl_vio_is(n, "set") || gl_vio_is(n, "set_comprehension")) return true;
   if (!gl_vio_is(n, "call")) return false;
-  TSNode fn = ts_node_child_by_field_name(n, "function", 8);
+  TSNode fn = gl_parse_child(n, "function", 8);
   return gl_vio_is(fn, "identifier") &&
          (gl_bscan_text_is(st->ctx->src, fn, "set") ||
           gl_bscan_text_is(st->ctx->src, fn, "frozenset"));
@@ -108,7 +109,7 @@ static bool is_set_value(const vstate *st, TSNode n) {
  * clauses), recorded with n as their owner. */
 static void add_branches(vstate *st, TSNode n) {
   uint32_t owner = ts_node_start_byte(n);
-  if (gl_vio_is(n, "match_statement")) n = ts_node_child_by_field_name(n, "body", 4);
+  if (gl_vio_is(n, "match_statement")) n = gl_parse_child(n, "body", 4);
   if (ts_node_is_null(n)) return;
   uint32_t count = ts_node_named_child_count(n);
   bool cond = gl_vio_is(n, "conditional_expression");
@@ -126,7 +127,7 @@ static void add_branches(vstate *st, TSNode n) {
 
 static void look_at_call(vstate *st, TSNode n, uint32_t scope) {
   char q[QCAP], meth[32];
-  TSNode fn = ts_node_child_by_field_name(n, "function", 8), recv;
+  TSNode fn = gl_parse_child(n, "function", 8), recv;
   if (gl_model_roles(st->ctx->model, n) & GL_ROLE_TIMER) st->timed = true;
   if (gl_model_resolve(st->ctx->model, fn, q, sizeof q)) {
     static const char *const overlap[] = {"numpy.intersect1d", "cupy.intersect1d", "numpy.isin",
@@ -147,8 +148,8 @@ static void look_at_call(vstate *st, TSNode n, uint32_t scope) {
 
 /* `if c: return a` followed by more code: the rest of the function is the if's other branch. */
 static void add_early_exit(vstate *st, TSNode n, uint32_t scope_end) {
-  TSNode cons = ts_node_child_by_field_name(n, "consequence", 11);
-  if (!ts_node_is_null(ts_node_child_by_field_name(n, "alternative", 11))) return;
+  TSNode cons = gl_parse_child(n, "consequence", 11);
+  if (!ts_node_is_null(gl_parse_child(n, "alternative", 11))) return;
   uint32_t k = ts_node_named_child_count(cons);
   TSNode last = k ? ts_node_named_child(cons, k - 1) : cons;
   if (!gl_vio_is(last, "return_statement") && !gl_vio_is(last, "raise_statement")) return;
@@ -162,10 +163,10 @@ static void look(vstate *st, TSNode n, uint32_t scope) {
   } else if (gl_vio_is(n, "identifier") || gl_vio_is(n, "string_content")) {
     if (recall_text(st->ctx->src, n)) st->recall = true;
   } else if (gl_vio_is(n, "binary_operator")) {
-    TSNode op = ts_node_child_by_field_name(n, "operator", 8);
+    TSNode op = gl_parse_child(n, "operator", 8);
     if (!ts_node_is_null(op) && strcmp(ts_node_type(op), "&") == 0 &&
-        (is_set_value(st, ts_node_child_by_field_name(n, "left", 4)) ||
-         is_set_value(st, ts_node_child_by_field_name(n, "right", 5))))
+        (is_set_value(st, gl_parse_child(n, "left", 4)) ||
+         is_set_value(st, gl_parse_child(n, "right", 5))))
       st->recall = true;
   } else if (gl_vio_is(n, "if_statement") || gl_vio_is(n, "try_statement") ||
              gl_vio_is(n, "conditional_expression") || gl_vio_is(n, "match_statement")) {
@@ -201,8 +202,8 @@ static bool exclusive(const vstate *st, TSNode a, TSNode e) {
 
 static void report(const vstate *st, const site *a, const site *e) {
   char an[96], en[96], line[48], msg[640];
-  gl_vio_text(st->ctx->src, ts_node_child_by_field_name(a->node, "function", 8), an, sizeof an);
-  gl_vio_text(st->ctx->src, ts_node_child_by_field_name(e->node, "function", 8), en, sizeof en);
+  gl_vio_text(st->ctx->src, gl_parse_child(a->node, "function", 8), an, sizeof an);
+  gl_vio_text(st->ctx->src, gl_parse_child(e->node, "function", 8), en, sizeof en);
   gl_check_line_label(st->ctx, ts_node_start_byte(e->node), line, sizeof line);
   snprintf(msg, sizeof msg,
            "`%s` is an approximate search and this file also runs the exact search `%s` (%s), "

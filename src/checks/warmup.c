@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "checks/bench_scan.h"
+#include "parse.h"
 
 #define QNAME_CAP 256
 #define MAX_JIT_TYPES 16
@@ -97,7 +98,7 @@ static void learn(wstate *st, uint16_t t, jlib lib) {
 /* The maker an expression names: `cuda.jit`, or the callee of `cuda.jit(...)`. */
 static const maker *maker_of(const gl_model *m, TSNode e) {
   char q[QNAME_CAP];
-  if (is_kind(e, "call")) e = ts_node_child_by_field_name(e, "function", 8);
+  if (is_kind(e, "call")) e = gl_parse_child(e, "function", 8);
   if (ts_node_is_null(e) || !gl_model_resolve(m, e, q, sizeof q)) return NULL;
   return find_maker(q);
 }
@@ -134,8 +135,8 @@ static void learn_types(wstate *st, TSNode n) {
     return;
   }
   if (!is_kind(n, "decorated_definition")) return;
-  TSNode def = ts_node_child_by_field_name(n, "definition", 10);
-  TSNode name = ts_node_is_null(def) ? def : ts_node_child_by_field_name(def, "name", 4);
+  TSNode def = gl_parse_child(n, "definition", 10);
+  TSNode name = ts_node_is_null(def) ? def : gl_parse_child(def, "name", 4);
   if (ts_node_is_null(name)) return;
   uint32_t k = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < k; i++) {
@@ -149,11 +150,11 @@ static void learn_types(wstate *st, TSNode n) {
 /* The callable's name when call calls or launches a name: `f(...)`, `k[g, b](...)`,
  * `wp.launch(k, ...)` / `wp.launch(kernel=k, ...)`; a null node otherwise. */
 static TSNode called_name(const wstate *st, TSNode call) {
-  TSNode none = {0}, fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode none = {0}, fn = gl_parse_child(call, "function", 8);
   if (ts_node_is_null(fn)) return none;
   if (is_kind(fn, "identifier")) return fn;
   if (is_kind(fn, "subscript")) {
-    TSNode v = ts_node_child_by_field_name(fn, "value", 5);
+    TSNode v = gl_parse_child(fn, "value", 5);
     return !ts_node_is_null(v) && is_kind(v, "identifier") ? v : none;
   }
   char q[QNAME_CAP];
@@ -178,8 +179,8 @@ static void collect_scopes(wstate *st) {
 
 /* Records `name = <maker>(...)` written in function i. */
 static void note_local(wstate *st, TSNode asg, uint32_t i) {
-  TSNode left = ts_node_child_by_field_name(asg, "left", 4);
-  TSNode right = ts_node_child_by_field_name(asg, "right", 5);
+  TSNode left = gl_parse_child(asg, "left", 4);
+  TSNode right = gl_parse_child(asg, "right", 5);
   if (ts_node_is_null(left) || ts_node_is_null(right) || !is_kind(left, "identifier")) return;
   if (!is_kind(right, "call") || !maker_of(st->ctx->model, right)) return;
   *gl_vec_grow(&st->locals) = (site){asg, left, GL_TYPE_NONE, i};
@@ -199,8 +200,8 @@ static void collect_sites(wstate *st, uint32_t i) {
     }
     bool bound = !ts_node_is_null(target) && ts_node_eq(n, target);
     target = (TSNode){0};
-    if (is_kind(n, "assignment")) target = ts_node_child_by_field_name(n, "left", 4);
-    if (is_kind(n, "function_definition")) target = ts_node_child_by_field_name(n, "name", 4);
+    if (is_kind(n, "assignment")) target = gl_parse_child(n, "left", 4);
+    if (is_kind(n, "function_definition")) target = gl_parse_child(n, "name", 4);
     if (i > 0 && is_kind(n, "assignment")) note_local(st, n, i);
     if (is_kind(n, "identifier") && !bound && jit_type(st, gl_model_type(m, n)))
       *gl_vec_grow(&st->uses) = (site){n, n, gl_model_type(m, n), i};

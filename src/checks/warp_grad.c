@@ -14,6 +14,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/kernel_scan.h"
+#include "parse.h"
 
 #define MSG_CAP 512
 
@@ -46,12 +47,12 @@ static void note_with(gstate *st, TSNode w) {
   uint32_t n = ts_node_is_null(items) ? 0 : ts_node_named_child_count(items);
   for (uint32_t i = 0; i < n; i++) {
     TSNode item = ts_node_named_child(items, i);
-    TSNode v = ts_node_child_by_field_name(item, "value", 5);
+    TSNode v = gl_parse_child(item, "value", 5);
     TSNode call = !ts_node_is_null(v) && is_kind(v, "as_pattern") ? ts_node_named_child(v, 0) : v;
     if (ts_node_is_null(call) || !gl_bscan_callee_in(st->ctx->model, call, tape, 1)) continue;
     st->tape_end = ts_node_end_byte(w);
     if (is_kind(v, "as_pattern")) {
-      TSNode alias = ts_node_child_by_field_name(v, "alias", 5);
+      TSNode alias = gl_parse_child(v, "alias", 5);
       TSNode id = ts_node_is_null(alias) ? alias : ts_node_named_child(alias, 0);
       if (!ts_node_is_null(id) && is_kind(id, "identifier")) gl_vec_push(&st->tapes, id);
     }
@@ -68,8 +69,8 @@ static void note_call(gstate *st, TSNode n) {
 }
 
 static void note_assignment(gstate *st, TSNode n) {
-  TSNode l = ts_node_child_by_field_name(n, "left", 4);
-  TSNode r = ts_node_child_by_field_name(n, "right", 5);
+  TSNode l = gl_parse_child(n, "left", 4);
+  TSNode r = gl_parse_child(n, "right", 5);
   if (ts_node_is_null(l) || ts_node_is_null(r) || !is_kind(l, "identifier") || !is_kind(r, "call"))
     return;
   if (!gl_bscan_callee_in(st->ctx->model, r, makers, sizeof makers / sizeof makers[0])) return;
@@ -83,18 +84,18 @@ static void note_assignment(gstate *st, TSNode n) {
 static void note_grad_read(gstate *st, TSNode n) {
   const gl_source *src = st->ctx->src;
   if (is_kind(n, "subscript")) {
-    TSNode v = ts_node_child_by_field_name(n, "value", 5);
+    TSNode v = gl_parse_child(n, "value", 5);
     if (ts_node_is_null(v) || !is_kind(v, "attribute")) return;
-    TSNode obj = ts_node_child_by_field_name(v, "object", 6);
-    TSNode at = ts_node_child_by_field_name(v, "attribute", 9);
-    TSNode x = ts_node_child_by_field_name(n, "subscript", 9);
+    TSNode obj = gl_parse_child(v, "object", 6);
+    TSNode at = gl_parse_child(v, "attribute", 9);
+    TSNode x = gl_parse_child(n, "subscript", 9);
     if (gl_bscan_text_is(src, at, "gradients") && is_kind(obj, "identifier") &&
         has_text(src, &st->tapes, obj) && !ts_node_is_null(x) && is_kind(x, "identifier"))
       gl_vec_push(&st->grad_reads, x);
     return;
   }
-  TSNode obj = ts_node_child_by_field_name(n, "object", 6);
-  TSNode at = ts_node_child_by_field_name(n, "attribute", 9);
+  TSNode obj = gl_parse_child(n, "object", 6);
+  TSNode at = gl_parse_child(n, "attribute", 9);
   if (gl_bscan_text_is(src, at, "grad") && is_kind(obj, "identifier"))
     gl_vec_push(&st->grad_reads, obj);
 }
@@ -126,7 +127,7 @@ static bool reads_array(const gl_source *src, TSNode e, TSNode arr) {
   bool hit = false;
   while (!hit && gl_bscan_next(&s, &n)) {
     if (!is_kind(n, "subscript")) continue;
-    TSNode v = ts_node_child_by_field_name(n, "value", 5);
+    TSNode v = gl_parse_child(n, "value", 5);
     hit = !ts_node_is_null(v) && gl_bscan_same_text(src, v, arr);
   }
   gl_bscan_free(&s);
@@ -135,7 +136,7 @@ static bool reads_array(const gl_source *src, TSNode e, TSNode arr) {
 
 static void check_overwrites(gstate *st, const gl_kernel *k) {
   const gl_source *src = st->ctx->src;
-  TSNode body = ts_node_child_by_field_name(k->def, "body", 4);
+  TSNode body = gl_parse_child(k->def, "body", 4);
   if (ts_node_is_null(body)) return;
   gl_bscan s;
   gl_bscan_init(&s, body);
@@ -147,10 +148,10 @@ static void check_overwrites(gstate *st, const gl_kernel *k) {
       continue;
     }
     if (!is_kind(n, "assignment")) continue;
-    TSNode l = ts_node_child_by_field_name(n, "left", 4);
-    TSNode r = ts_node_child_by_field_name(n, "right", 5);
+    TSNode l = gl_parse_child(n, "left", 4);
+    TSNode r = gl_parse_child(n, "right", 5);
     if (ts_node_is_null(l) || ts_node_is_null(r) || !is_kind(l, "subscript")) continue;
-    TSNode arr = ts_node_child_by_field_name(l, "value", 5);
+    TSNode arr = gl_parse_child(l, "value", 5);
     if (ts_node_is_null(arr) || !is_kind(arr, "identifier") || !reads_array(src, r, arr)) continue;
     int al = (int)(ts_node_end_byte(arr) - ts_node_start_byte(arr));
     snprintf(msg, sizeof msg,
@@ -184,7 +185,7 @@ void gl_check_warp_differentiability(const gl_check_ctx *ctx) {
   gstate st = {.ctx = ctx};
   walk(&st);
   for (size_t i = 0; i < st.kernels.len; i++) {
-    TSNode name = ts_node_child_by_field_name(st.kernels.data[i].def, "name", 4);
+    TSNode name = gl_parse_child(st.kernels.data[i].def, "name", 4);
     if (!ts_node_is_null(name) && has_text(ctx->src, &st.taped, name))
       check_overwrites(&st, &st.kernels.data[i]);
   }

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "vec.h"
+#include "parse.h"
 
 #define QNAME_CAP 128
 
@@ -48,7 +49,7 @@ static bool is_scope(TSNode n) {
 /* The last identifier of a callee (`wp.launch` -> launch), or a null node. */
 static TSNode callee_name(TSNode fn) {
   if (is_kind(fn, "identifier")) return fn;
-  if (is_kind(fn, "attribute")) return ts_node_child_by_field_name(fn, "attribute", 9);
+  if (is_kind(fn, "attribute")) return gl_parse_child(fn, "attribute", 9);
   return (TSNode){0};
 }
 
@@ -60,15 +61,15 @@ static bool text_is(const gl_source *src, TSNode n, const char *s) {
 
 /* The keyword argument name of call, or the positional argument at index pos; null if absent. */
 static TSNode argument(const gl_source *src, TSNode call, const char *name, uint32_t pos) {
-  TSNode args = ts_node_child_by_field_name(call, "arguments", 9);
+  TSNode args = gl_parse_child(call, "arguments", 9);
   uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args), seen = 0;
   TSNode positional = {0};
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);
     if (is_kind(a, "keyword_argument")) {
-      TSNode k = ts_node_child_by_field_name(a, "name", 4);
+      TSNode k = gl_parse_child(a, "name", 4);
       if (!ts_node_is_null(k) && text_is(src, k, name))
-        return ts_node_child_by_field_name(a, "value", 5);
+        return gl_parse_child(a, "value", 5);
     } else if (is_kind(a, "list_splat") || is_kind(a, "dictionary_splat")) {
       return (TSNode){0};
     } else if (seen++ == pos) {
@@ -98,7 +99,7 @@ static void count_launch(wstate *st, TSNode call) {
 
 /* A name or an attribute chain on one (`cx`, `self.state.x`). */
 static bool is_chain(TSNode n) {
-  while (is_kind(n, "attribute")) n = ts_node_child_by_field_name(n, "object", 6);
+  while (is_kind(n, "attribute")) n = gl_parse_child(n, "object", 6);
   return !ts_node_is_null(n) && is_kind(n, "identifier");
 }
 
@@ -152,8 +153,8 @@ static bool target_rebinds(const wstate *st, TSNode t) {
 static TSNode binding_target(TSNode n) {
   if (is_kind(n, "assignment") || is_kind(n, "augmented_assignment") ||
       is_kind(n, "for_statement"))
-    return ts_node_child_by_field_name(n, "left", 4);
-  if (is_kind(n, "named_expression")) return ts_node_child_by_field_name(n, "name", 4);
+    return gl_parse_child(n, "left", 4);
+  if (is_kind(n, "named_expression")) return gl_parse_child(n, "name", 4);
   return (TSNode){0};
 }
 
@@ -192,7 +193,7 @@ static bool arguments_change(wstate *st, const wframe *f) {
 }
 
 static void enter_call(wstate *st, TSNode call) {
-  TSNode fn = ts_node_child_by_field_name(call, "function", 8);
+  TSNode fn = gl_parse_child(call, "function", 8);
   TSNode name = ts_node_is_null(fn) ? fn : callee_name(fn);
   if (ts_node_is_null(name)) return;
   const gl_source *src = st->ctx->src;

@@ -14,6 +14,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/kernel_scan.h"
+#include "parse.h"
 
 #define QNAME_CAP 256
 #define MSG_CAP 512
@@ -30,18 +31,18 @@ static void report_text(const gl_check_ctx *ctx, TSNode at, const char *fmt_befo
 }
 
 static void check_params(const gl_check_ctx *ctx, const gl_kernel *k) {
-  TSNode ps = ts_node_child_by_field_name(k->def, "parameters", 10);
+  TSNode ps = gl_parse_child(k->def, "parameters", 10);
   uint32_t n = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps);
   for (uint32_t i = 0; i < n; i++) {
     TSNode p = ts_node_named_child(ps, i);
-    if (is_kind(p, "default_parameter")) p = ts_node_child_by_field_name(p, "name", 4);
+    if (is_kind(p, "default_parameter")) p = gl_parse_child(p, "name", 4);
     if (ts_node_is_null(p) || !is_kind(p, "identifier")) continue;
     report_text(ctx, p, "kernel parameter",
                 "has no type annotation: Warp needs the type of every kernel argument "
                 "(`a: wp.array(dtype=float)`, `n: int`) to generate the kernel, and raises "
                 "when it is missing");
   }
-  TSNode rt = ts_node_child_by_field_name(k->def, "return_type", 11);
+  TSNode rt = gl_parse_child(k->def, "return_type", 11);
   if (!ts_node_is_null(rt))
     report_text(ctx, rt, "the kernel's return annotation",
                 "is rejected by Warp: a kernel cannot return a value; write results to an "
@@ -113,8 +114,8 @@ static void host_node(TSNode n, void *data) {
   const gl_check_ctx *ctx = st->ctx;
   static const char *const launch[] = {"warp.launch"};
   if (is_kind(n, "assignment")) {
-    TSNode l = ts_node_child_by_field_name(n, "left", 4);
-    TSNode r = ts_node_child_by_field_name(n, "right", 5);
+    TSNode l = gl_parse_child(n, "left", 4);
+    TSNode r = gl_parse_child(n, "right", 5);
     if (ts_node_is_null(l) || !is_kind(l, "identifier")) return;
     wdev d = D_OTHER;
     if (!ts_node_is_null(r) && gl_bscan_callee_in(ctx->model, r, array_makers,

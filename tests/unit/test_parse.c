@@ -96,6 +96,28 @@ static void test_simple_file(void **state) {
   ts_tree_delete(t);
 }
 
+/* gl_parse_child answers as ts_node_child_by_field_name, whatever buffer names the field. */
+static void test_child_by_field(void **state) {
+  TSTree *t = PARSE_OK("a.b(c)\nd = e\n");
+  TSNode call = ts_node_named_child(ts_node_named_child(ts_tree_root_node(t), 0), 0);
+  TSNode asg = ts_node_named_child(ts_node_named_child(ts_tree_root_node(t), 1), 0);
+  assert_type(call, "call");
+  assert_type(gl_parse_child(call, "function", 8), "attribute");
+  assert_type(gl_parse_child(call, "arguments", 9), "argument_list");
+  assert_type(gl_parse_child(gl_parse_child(call, "function", 8), "attribute", 9), "identifier");
+  assert_true(ts_node_is_null(gl_parse_child(call, "left", 4)));      /* a field call lacks */
+  assert_true(ts_node_is_null(gl_parse_child(call, "no_such", 7)));   /* no such field */
+  assert_true(ts_node_is_null(gl_parse_child(ts_node_child_by_field_name(call, "left", 4), "x", 1)));
+  char name[16];
+  memcpy(name, "left", 5);   /* one buffer naming two fields in turn */
+  assert_true(ts_node_eq(gl_parse_child(asg, name, 4), ts_node_child_by_field_name(asg, "left", 4)));
+  memcpy(name, "righ", 5);
+  assert_true(ts_node_is_null(gl_parse_child(asg, name, 4)));
+  memcpy(name, "right", 6);
+  assert_true(ts_node_eq(gl_parse_child(asg, name, 5), ts_node_child_by_field_name(asg, "right", 5)));
+  ts_tree_delete(t);
+}
+
 static void test_empty_and_blank_files(void **state) {
   TSTree *t = PARSE_OK("");
   assert_type(ts_tree_root_node(t), "module");
@@ -320,6 +342,7 @@ int main(void) {
       cmocka_unit_test(test_language_is_python),
       cmocka_unit_test(test_max_depth_default_and_explicit),
       cmocka_unit_test(test_simple_file),
+      cmocka_unit_test(test_child_by_field),
       cmocka_unit_test(test_empty_and_blank_files),
       cmocka_unit_test(test_syntax_error_keeps_tree),
       cmocka_unit_test(test_many_comment_lines_then_code),
