@@ -281,16 +281,28 @@ static int pred_cost(const gl_pred *p) {
   }
 }
 
+/* The index in m->tests of predicate pr on slots (slot, other), added when new. */
+static uint32_t test_for(gl_matcher *m, const gl_pred *pr, int slot, int other) {
+  for (size_t j = 0; j < m->tests.len; j++) {
+    const gl_mtest *t = &m->tests.data[j];
+    if (t->slot == slot && (other < 0 || t->other_slot == other) && gl_preds_same(t->pred, pr))
+      return (uint32_t)j;
+  }
+  gl_vec_push(&m->tests, ((gl_mtest){pr, (uint8_t)slot, (uint8_t)(other < 0 ? 0 : other)}));
+  return (uint32_t)(m->tests.len - 1);
+}
+
 /* Fills d from s and pattern p: the predicates over early captures only, cheapest first. False
  * when none is: the pattern would then be tried on every node of its root type. */
-static bool choose_tests(const shape *s, const gl_mpattern *p, gl_mdispatch *d) {
+static bool choose_tests(gl_matcher *m, const shape *s, const gl_mpattern *p, gl_mdispatch *d) {
   d->tests = gl_xcalloc(p->npreds ? p->npreds : 1, sizeof(uint32_t));
   for (int cost = 0; cost <= 3; cost++)
     for (uint32_t k = 0; k < p->npreds; k++) {
       const gl_pred *pr = &p->preds[k];
-      if (pred_cost(pr) != cost || cap_slot(s, pr->capture) < 0) continue;
-      if (pr->other_capture >= 0 && cap_slot(s, pr->other_capture) < 0) continue;
-      d->tests[d->ntests++] = k;
+      int slot = cap_slot(s, pr->capture), other = -1;
+      if (pred_cost(pr) != cost || slot < 0) continue;
+      if (pr->other_capture >= 0 && (other = cap_slot(s, pr->other_capture)) < 0) continue;
+      d->tests[d->ntests++] = test_for(m, pr, slot, other);
     }
   return d->ntests > 0;
 }
@@ -307,9 +319,9 @@ static bool take_pattern(gl_matcher *m, const gl_qtext *qt, uint32_t i) {
   for (size_t k = 0; k < s.caps.len; k++)   /* drop captures named more than once */
     if (captured_once(&s, start, s.caps.data[k].capture)) s.caps.data[keep++] = s.caps.data[k];
   s.caps.len = keep;
-  gl_mdispatch d = {.pattern = i, .root = s.root};
+  gl_mdispatch d = {.pattern = i, .root = s.root, .key = -1};
   bool ok = !s.bad && s.root && s.root < ts_language_symbol_count(m->lang) && s.caps.len && s.caps.len <= MAX_CAPS &&
-            choose_tests(&s, &m->patterns.data[i], &d);
+            choose_tests(m, &s, &m->patterns.data[i], &d);
   if (ok) {
     m->nslots = nslots;
     d.fixed = s.fixed.data;
@@ -333,6 +345,11 @@ void gl_mdispatch_free_all(gl_matcher *m) {
     free(d->tests);
   }
   gl_vec_free(&m->dispatch);
+  gl_vec_free(&m->tests);
+  free(m->keys);
+  m->keys = NULL;
+  m->key_cap = 0;
+  m->nkey_classes = 0;
   free(m->root_of);
   free(m->dispatch_of);
   m->root_of = NULL;
@@ -388,6 +405,59 @@ static bool mark_roots(gl_matcher *m, const gl_qtext *qt, uint32_t i, uint32_t n
   return true;
 }
 
+/* ---- keys ---------------------------------------------------------------------------------- */
+
+static uint32_t key_hash(uint32_t cls, const char *text, uint32_t len) {
+  uint32_t h = 2166136261u ^ cls;   /* FNV-1a */
+  for (uint32_t i = 0; i < len; i++) h = (h ^ (uint8_t)text[i]) * 16777619u;
+  return h;
+}
+
+/* The key class (slot, resolved), added when new; -1 when the table is full. */
+static int key_class(gl_matcher *m, uint8_t slot, bool resolved) {
+  for (uint32_t c = 0; c < m->nkey_classes; c++)
+    if (m->key_classes[c].slot == slot && m->key_classes[c].resolved == resolved) return (int)c;
+  if (m->nkey_classes == GL_MKEY_CLASSES) return -1;
+  m->key_classes[m->nkey_classes].slot = slot;
+  m->key_classes[m->nkey_classes].resolved = resolved;
+  return (int)m->nkey_classes++;
+}
+
+static bool is_key(const gl_pred *p) {
+  if (p->negated || !p->nstrings) return false;
+  return (p->kind == GL_PRED_EQ && p->other_capture < 0) || p->kind == GL_PRED_ANY_OF ||
+         p->kind == GL_PRED_RESOLVES_TO;
+}
+
+/* Gives each entry with a key test its key class and puts its strings in m->keys. */
+static void build_keys(gl_matcher *m) {
+  size_t n = 0;
+  for (size_t k = 0; k < m->dispatch.len; k++) {
+    gl_mdispatch *d = &m->dispatch.data[k];
+    for (uint32_t j = 0; j < d->ntests && d->key < 0; j++) {
+      const gl_mtest *t = &m->tests.data[d->tests[j]];
+      if (!is_key(t->pred)) continue;
+      d->key = key_class(m, t->slot, t->pred->kind == GL_PRED_RESOLVES_TO);
+      d->key_test = d->tests[j];
+      if (d->key >= 0) n += t->pred->nstrings;
+    }
+  }
+  m->key_cap = 16;
+  while (m->key_cap < 2 * n) m->key_cap *= 2;
+  m->keys = gl_xcalloc(m->key_cap, sizeof(*m->keys));
+  for (size_t k = 0; k < m->dispatch.len; k++) {
+    const gl_mdispatch *d = &m->dispatch.data[k];
+    if (d->key < 0) continue;
+    m->root_of[d->root].key_mask |= (uint8_t)(1u << d->key);
+    const gl_pred *p = m->tests.data[d->key_test].pred;
+    for (uint32_t j = 0; j < p->nstrings; j++) {
+      size_t i = key_hash((uint32_t)d->key, p->strings[j], p->lens[j]) & (m->key_cap - 1);
+      while (m->keys[i].text) i = (i + 1) & (m->key_cap - 1);
+      m->keys[i] = (gl_mkey){p->strings[j], p->lens[j], (uint32_t)d->key, (uint32_t)k};
+    }
+  }
+}
+
 void gl_match_dispatch_take(gl_matcher *m, const gl_qtext *qt) {
   uint32_t n = ts_query_pattern_count(m->query), nsym = ts_language_symbol_count(m->lang);
   if (n > m->patterns.len) return;
@@ -412,6 +482,7 @@ void gl_match_dispatch_take(gl_matcher *m, const gl_qtext *qt) {
     if (m->root_of[d->root].end == 0) m->root_of[d->root].begin = (uint32_t)k;
     m->root_of[d->root].end = (uint32_t)k + 1;
   }
+  build_keys(m);
 }
 
 /* ---- per node ------------------------------------------------------------------------------ */
@@ -422,45 +493,102 @@ static TSNode slot_node(const gl_matcher *m, gl_mslots *sl, uint32_t k) {
   TSNode parent = slot_node(m, sl, m->slots[k].parent);
   TSNode n = ts_node_is_null(parent) ? parent : ts_node_child_by_field_id(parent, m->slots[k].field);
   sl->node[k] = n;
+  sl->symbol[k] = !ts_node_is_null(n) && ts_node_is_named(n) ? ts_node_symbol(n) : 0;
   sl->gen[k] = sl->cur;
   return n;
 }
 
+void gl_mslots_init(gl_mslots *sl, const gl_matcher *m) {
+  memset(sl, 0, sizeof(*sl));
+  sl->ntests = m->tests.len;
+  sl->keyed = gl_xcalloc(m->dispatch.len ? m->dispatch.len : 1, sizeof(uint32_t));
+  sl->ndispatch = m->dispatch.len;
+  sl->test_gen = gl_xcalloc(sl->ntests ? sl->ntests : 1, sizeof(uint32_t));
+  sl->test_val = gl_xcalloc(sl->ntests ? sl->ntests : 1, sizeof(bool));
+}
+
+void gl_mslots_free(gl_mslots *sl) {
+  free(sl->keyed);
+  free(sl->test_gen);
+  free(sl->test_val);
+  memset(sl, 0, sizeof(*sl));
+}
+
 void gl_mslots_begin(gl_mslots *sl, TSNode root) {
-  if (++sl->cur == 0) {
+  if (++sl->cur == 0) {   /* wrapped: forget every old answer explicitly */
     memset(sl->gen, 0, sizeof(sl->gen));
+    memset(sl->test_gen, 0, sl->ntests * sizeof(uint32_t));
+    memset(sl->keyed, 0, sl->ndispatch * sizeof(uint32_t));
     sl->cur = 1;
   }
   sl->node[0] = root;
+  sl->symbol[0] = ts_node_symbol(root);
   sl->gen[0] = sl->cur;
 }
 
-bool gl_mdispatch_test(const gl_matcher *m, const gl_mdispatch *d, gl_mslots *sl,
-                       gl_pred_env *env) {
+/* Test t at the node being tried; a regex limit hit counts as holding (undecided: the full match
+ * notes it). */
+static bool test_holds(const gl_matcher *m, uint32_t t, gl_mslots *sl, gl_pred_env *env) {
+  if (sl->test_gen[t] == sl->cur) return sl->test_val[t];
+  const gl_mtest *mt = &m->tests.data[t];
+  TSNode n = slot_node(m, sl, mt->slot);
+  TSNode other = mt->pred->other_capture >= 0 ? slot_node(m, sl, mt->other_slot) : n;
+  env->regex_limit_hit = false;
+  bool ok = gl_pred_holds(mt->pred, n, other, env) || env->regex_limit_hit;
+  sl->test_val[t] = ok;
+  sl->test_gen[t] = sl->cur;
+  return ok;
+}
+
+/* True unless d surely cannot match at the root of sl (its key aside). */
+static bool entry_may_match(const gl_matcher *m, const gl_mdispatch *d, gl_mslots *sl,
+                            gl_pred_env *env) {
   for (uint32_t k = 0; k < d->nfixed; k++) {
     const gl_mfixed *f = &d->fixed[k];
-    TSNode n = slot_node(m, sl, f->slot);
-    if (ts_node_is_null(n) || !ts_node_is_named(n)) return false;
+    slot_node(m, sl, f->slot);
+    TSSymbol sym = sl->symbol[f->slot];
+    if (!sym) return false;
     if (!f->nsymbols) continue;
-    TSSymbol sym = ts_node_symbol(n);
     bool any = false;
     for (uint8_t j = 0; j < f->nsymbols && !any; j++) any = f->symbols[j] == sym;
     if (!any) return false;
   }
-  TSQueryCapture caps[MAX_CAPS];
-  for (uint32_t k = 0; k < d->ncaps; k++) {
-    TSNode n = slot_node(m, sl, d->caps[k].slot);
-    if (ts_node_is_null(n)) return false;
-    caps[k] = (TSQueryCapture){.node = n, .index = d->caps[k].capture};
-  }
-  TSQueryMatch qm = {.pattern_index = (uint16_t)d->pattern, .capture_count = (uint16_t)d->ncaps,
-                     .captures = caps};
-  const gl_mpattern *p = &m->patterns.data[d->pattern];
-  for (uint32_t k = 0; k < d->ntests; k++) {
-    env->regex_limit_hit = false;
-    bool ok = gl_preds_eval(&p->preds[d->tests[k]], 1, &qm, env);
-    if (env->regex_limit_hit) return true;   /* undecided: the full match will note it */
-    if (!ok) return false;
-  }
+  for (uint32_t k = 0; k < d->ntests; k++)
+    if (!test_holds(m, d->tests[k], sl, env)) return false;
   return true;
+}
+
+/* Marks in sl->keyed the entries whose key the node at each key class of mask matches. */
+static void match_keys(const gl_matcher *m, uint8_t mask, gl_mslots *sl, gl_pred_env *env) {
+  for (uint32_t c = 0; c < m->nkey_classes; c++) {
+    if (!(mask & (1u << c))) continue;
+    TSNode n = slot_node(m, sl, m->key_classes[c].slot);
+    if (ts_node_is_null(n)) continue;
+    uint32_t len;
+    const char *text = gl_pred_key(env, n, m->key_classes[c].resolved, &len);
+    if (!text) continue;
+    for (size_t i = key_hash(c, text, len) & (m->key_cap - 1); m->keys[i].text;
+         i = (i + 1) & (m->key_cap - 1)) {
+      const gl_mkey *k = &m->keys[i];
+      if (k->cls == c && k->len == len && memcmp(k->text, text, len) == 0)
+        sl->keyed[k->dispatch] = sl->cur;
+    }
+  }
+}
+
+bool gl_mdispatch_node(const gl_matcher *m, TSNode node, gl_mslots *sl, gl_pred_env *env,
+                       bool *pass) {
+  TSSymbol sym = ts_node_symbol(node);
+  uint32_t begin = m->root_of[sym].begin, end = m->root_of[sym].end;
+  if (begin == end) return false;
+  gl_mslots_begin(sl, node);
+  match_keys(m, m->root_of[sym].key_mask, sl, env);
+  bool any = false;
+  for (uint32_t k = begin; k < end; k++) {
+    const gl_mdispatch *d = &m->dispatch.data[k];
+    pass[k] = m->rules.data[m->patterns.data[d->pattern].rule].rule->enabled &&
+              (d->key < 0 || sl->keyed[k] == sl->cur) && entry_may_match(m, d, sl, env);
+    any |= pass[k];
+  }
+  return any;
 }

@@ -57,10 +57,20 @@ typedef struct gl_mcap {       /* a capture that always takes the node at a slot
   uint8_t slot;
 } gl_mcap;
 
+/* A predicate tested early, on the nodes at its slots; patterns share equal ones, so each is
+ * evaluated at most once per node. */
+typedef struct gl_mtest {
+  const gl_pred *pred;         /* borrowed from the first pattern that has it */
+  uint8_t slot;
+  uint8_t other_slot;          /* the compared capture's slot (#eq? @a @b), else unused */
+} gl_mtest;
+
 /* A pattern tried only at nodes of type `root` whose fixed nodes exist and pass `tests` (indices
- * into its preds, cheapest first). */
+ * into gl_matcher.tests, cheapest first). */
 typedef struct gl_mdispatch {
-  uint32_t pattern;            /* index into gl_matcher.patterns (disabled in the query) */
+  uint32_t pattern;            /* index into gl_matcher.patterns */
+  int key;                     /* its key class (gl_matcher.key_classes), or -1: tried always */
+  uint32_t key_test;           /* the test whose strings are its keys */
   TSSymbol root;
   gl_mfixed *fixed;            /* owned */
   uint32_t nfixed;
@@ -70,11 +80,30 @@ typedef struct gl_mdispatch {
   uint32_t ntests;
 } gl_mdispatch;
 
-/* A worker's nodes at each slot below the node being tried, computed on demand. */
+/* One string of a key test in gl_matcher.keys (open addressing; text NULL: empty): a pattern
+ * whose cheapest test is a positive #eq? / #any-of? on a node's text or #resolves-to? on its
+ * name is tried only when that text or name is one of its strings, found by one lookup per node
+ * and key class instead of one test per pattern. */
+#define GL_MKEY_CLASSES 8
+typedef struct gl_mkey {
+  const char *text;            /* borrowed from the predicate */
+  uint32_t len;
+  uint32_t cls;
+  uint32_t dispatch;           /* the entry it admits */
+} gl_mkey;
+
+/* A worker's nodes at each slot below the node being tried and its test results, computed on
+ * demand. */
 typedef struct gl_mslots {
   TSNode node[GL_MSLOT_MAX];
+  TSSymbol symbol[GL_MSLOT_MAX];   /* 0 when the node is absent or anonymous */
   uint32_t gen[GL_MSLOT_MAX];  /* node[k] is valid when gen[k] == cur */
   uint32_t cur;
+  uint32_t *test_gen;          /* per gl_matcher.tests: result valid when it equals cur */
+  bool *test_val;
+  size_t ntests;
+  uint32_t *keyed;             /* per dispatch entry: its key matched when it equals cur */
+  size_t ndispatch;
 } gl_mslots;
 
 typedef struct gl_mcheck {
@@ -103,8 +132,17 @@ struct gl_matcher {
   struct {
     uint32_t begin, end;       /* the range of dispatch with this root ({0, 0}: none) */
     bool plain;                /* some pattern that is not dispatched has this root */
+    uint8_t key_mask;          /* the key classes of its entries */
   } *root_of;                  /* per symbol */
   uint32_t *dispatch_of;       /* per pattern: its index in dispatch, or GL_MDISPATCH_NONE */
+  gl_vec(gl_mtest) tests;
+  struct {
+    uint8_t slot;
+    bool resolved;             /* the slot node's qualified name, else its text */
+  } key_classes[GL_MKEY_CLASSES];
+  uint32_t nkey_classes;
+  gl_mkey *keys;               /* key_cap slots, a power of two */
+  size_t key_cap;
   gl_mslot slots[GL_MSLOT_MAX];
   size_t nslots;
 };
@@ -118,11 +156,15 @@ void gl_match_names_take(gl_matcher *m, const gl_qtext *qt);
 void gl_match_dispatch_take(gl_matcher *m, const gl_qtext *qt);
 void gl_mdispatch_free_all(gl_matcher *m);
 
+/* Sizes sl for m's tests (once per worker; gl_mslots_free frees it). */
+void gl_mslots_init(gl_mslots *sl, const gl_matcher *m);
+void gl_mslots_free(gl_mslots *sl);
 /* Starts trying patterns at root (slot 0). */
 void gl_mslots_begin(gl_mslots *sl, TSNode root);
-/* True unless d surely cannot match at the root of sl: its fixed nodes are there with their
- * types and its tests hold (a test that hit a regex limit counts as holding). */
-bool gl_mdispatch_test(const gl_matcher *m, const gl_mdispatch *d, gl_mslots *sl,
-                       gl_pred_env *env);
+/* Tries the dispatched patterns rooted at node's type: pass[k] tells for entry k of that range
+ * whether it may match there (rule enabled, key matched, fixed nodes present with their types,
+ * tests held; a test that hit a regex limit counts as holding). True when one may. */
+bool gl_mdispatch_node(const gl_matcher *m, TSNode node, gl_mslots *sl, gl_pred_env *env,
+                       bool *pass);
 
 #endif

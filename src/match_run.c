@@ -72,6 +72,7 @@ void gl_match_ctx_free(gl_match_ctx *ctx) {
   ts_query_cursor_delete(ctx->cursor);
   ts_query_cursor_delete(ctx->anchored);
   free(ctx->pass);
+  gl_mslots_free(&ctx->slots);
   pcre2_match_data_free(ctx->env.md);
   pcre2_match_context_free(ctx->env.mctx);
   pcre2_jit_stack_free(ctx->jit);
@@ -138,7 +139,10 @@ static void begin_file(gl_match_ctx *ctx, const gl_source *src, const gl_model *
   }
   ctx->seen_used = 0;
   size_t nrules = ctx->m->rules.len ? ctx->m->rules.len : 1;
-  if (!ctx->pass) ctx->pass = gl_xcalloc(ctx->m->dispatch.len + 1, sizeof(bool));
+  if (!ctx->pass) {
+    ctx->pass = gl_xcalloc(ctx->m->dispatch.len + 1, sizeof(bool));
+    gl_mslots_init(&ctx->slots, ctx->m);
+  }
   if (!ctx->regex_noted) ctx->regex_noted = gl_xcalloc(nrules, sizeof(bool));
   else memset(ctx->regex_noted, 0, nrules * sizeof(bool));
   ctx->env.src = src;
@@ -218,15 +222,8 @@ static bool run_dispatch(gl_match_ctx *ctx, gl_file_result *out) {
     TSNode node = gl_model_node_at(model, i);
     TSSymbol sym = ts_node_symbol(node);
     if (sym >= nsym) continue;
-    uint32_t begin = m->root_of[sym].begin, end = m->root_of[sym].end;
     bool run = m->root_of[sym].plain;
-    if (begin < end) gl_mslots_begin(&ctx->slots, node);
-    for (uint32_t k = begin; k < end; k++) {
-      const gl_mdispatch *d = &m->dispatch.data[k];
-      ctx->pass[k] = m->rules.data[m->patterns.data[d->pattern].rule].rule->enabled &&
-                     gl_mdispatch_test(m, d, &ctx->slots, &ctx->env);
-      run |= ctx->pass[k];
-    }
+    run |= gl_mdispatch_node(m, node, &ctx->slots, &ctx->env, ctx->pass);
     if (run) exceeded |= run_at(ctx, node, out);
   }
   return exceeded;

@@ -396,6 +396,27 @@ static bool eval_one(const gl_pred *p, const TSQueryMatch *m, gl_pred_env *env) 
   return any || p->negated;
 }
 
+const char *gl_pred_key(gl_pred_env *env, TSNode n, bool resolved, uint32_t *len) {
+  if (!resolved) return node_text(env, n, len);
+  return resolves(env, n, len) ? env->qbuf : NULL;
+}
+
+bool gl_pred_holds(const gl_pred *p, TSNode n, TSNode other, gl_pred_env *env) {
+  TSQueryCapture caps[2] = {{.node = n, .index = p->capture}};
+  if (p->other_capture >= 0) caps[1] = (TSQueryCapture){.node = other, .index = (uint32_t)p->other_capture};
+  TSQueryMatch m = {.capture_count = p->other_capture >= 0 ? 2 : 1, .captures = caps};
+  return eval_one(p, &m, env);
+}
+
+bool gl_preds_same(const gl_pred *a, const gl_pred *b) {
+  if (a->kind != b->kind || a->negated != b->negated || a->nstrings != b->nstrings ||
+      (a->other_capture >= 0) != (b->other_capture >= 0))
+    return false;
+  for (uint32_t i = 0; i < a->nstrings; i++)
+    if (!same(a->strings[i], a->lens[i], b->strings[i], b->lens[i])) return false;
+  return true;
+}
+
 bool gl_preds_eval(const gl_pred *preds, uint32_t n, const TSQueryMatch *m, gl_pred_env *env) {
   for (uint32_t i = 0; i < n; i++)
     if (!eval_one(&preds[i], m, env)) return false;

@@ -98,4 +98,17 @@ typedef struct gl_pred_env {
 /* True when every predicate holds for match m. */
 bool gl_preds_eval(const gl_pred *preds, uint32_t n, const TSQueryMatch *m, gl_pred_env *env);
 
+/* What a positive #eq? / #any-of? (resolved = false: the node's text) or #resolves-to? (true: its
+ * qualified name, NULL when it does not resolve) compares with its strings; *len its length. The
+ * text is valid until the next predicate is evaluated with env. */
+const char *gl_pred_key(gl_pred_env *env, TSNode n, bool resolved, uint32_t *len);
+
+/* True when predicate p holds for a match that captured only n (as p's capture) and, when p
+ * compares two captures, other (as the second): what gl_preds_eval answers for p on such a match. */
+bool gl_pred_holds(const gl_pred *p, TSNode n, TSNode other, gl_pred_env *env);
+
+/* True when a and b test the same thing of their captures: same kind, negation, strings (and so
+ * regex, roles and types), and both or neither compare a second capture. */
+bool gl_preds_same(const gl_pred *a, const gl_pred *b);
+
 #endif
