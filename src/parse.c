@@ -6,6 +6,7 @@
  * Threads: a gl_parser belongs to one worker; the language and the phrase table are shared. */
 #include "parse.h"
 
+#include <pthread.h>
 #include <string.h>
 #include <time.h>
 
@@ -20,6 +21,33 @@ struct gl_parser {
 };
 
 const TSLanguage *gl_parse_language(void) { return tree_sitter_python(); }
+
+gl_types gl_parse__types;
+atomic_bool gl_parse__types_ready;
+static pthread_once_t types_once = PTHREAD_ONCE_INIT;
+
+/* Every symbol named `name` into t. Symbols at or past 512 (the error symbols) are left out:
+ * no type of GL_PARSE_TYPES is an error. */
+static void add_symbols(const char *name, gl_type_set *t) {
+  const TSLanguage *lang = gl_parse_language();
+  uint32_t n = ts_language_symbol_count(lang);
+  for (uint32_t s = 0; s < n && s < 64 * GL_PARSE_SYMBOL_WORDS; s++) {
+    const char *sn = ts_language_symbol_name(lang, (TSSymbol)s);
+    if (sn && strcmp(sn, name) == 0) t->bits[s >> 6] |= 1ull << (s & 63);
+  }
+}
+
+static void build_types(void) {
+#define GL_PARSE_TYPE_ADD(name) add_symbols(#name, &gl_parse__types.name);
+  GL_PARSE_TYPES(GL_PARSE_TYPE_ADD)
+#undef GL_PARSE_TYPE_ADD
+  add_symbols("function_definition", &gl_parse__types.scope);
+  add_symbols("lambda", &gl_parse__types.scope);
+  add_symbols("class_definition", &gl_parse__types.scope);
+  atomic_store_explicit(&gl_parse__types_ready, true, memory_order_release);
+}
+
+void gl_parse__types_build(void) { pthread_once(&types_once, build_types); }
 
 /* One remembered field name: direct-mapped by the name's address, checked by its bytes. */
 #define FIELD_MEMO_SLOTS 64

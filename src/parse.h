@@ -7,6 +7,8 @@
 #ifndef GL_PARSE_H
 #define GL_PARSE_H
 
+#include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <tree_sitter/api.h>
 #include "diag.h"
@@ -21,6 +23,58 @@ const TSLanguage *gl_parse_language(void);
  * every call (a tenth of a check's time): the id of each name is remembered per thread. A null n
  * gives a null node. */
 TSNode gl_parse_child(TSNode n, const char *field, uint32_t len);
+
+/* Node types that code walking every node asks about, as symbol sets: gl_parse_is(n, &T->call)
+ * answers strcmp(ts_node_type(n), "call") == 0 (every symbol of that name, named or not) without
+ * comparing strings. */
+#define GL_PARSE_TYPES(X)                                                                        \
+  X(aliased_import) X(assignment) X(attribute) X(augmented_assignment) X(binary_operator)       \
+  X(block) X(call) X(case_clause) X(class_definition) X(comparison_operator)                    \
+  X(decorated_definition) X(default_parameter) X(elif_clause) X(else_clause) X(except_clause)   \
+  X(except_group_clause) X(function_definition) X(identifier) X(import_from_statement)          \
+  X(import_statement) X(lambda) X(module) X(parenthesized_expression) X(return_statement)       \
+  X(subscript) X(try_statement) X(typed_default_parameter) X(unary_operator) X(with_statement)
+
+#define GL_PARSE_SYMBOL_WORDS 8   /* symbols below 512; the Python grammar has about 280 */
+typedef struct gl_type_set {
+  uint64_t bits[GL_PARSE_SYMBOL_WORDS];
+} gl_type_set;
+
+typedef struct gl_types {
+#define GL_PARSE_TYPE_FIELD(name) gl_type_set name;
+  GL_PARSE_TYPES(GL_PARSE_TYPE_FIELD)
+#undef GL_PARSE_TYPE_FIELD
+  gl_type_set scope;   /* function_definition, lambda, class_definition: they open a scope */
+} gl_types;
+
+/* The sets of GL_PARSE_TYPES for gl_parse_language(), built by the first call (thread-safe; after
+ * it, one acquire load). */
+extern gl_types gl_parse__types;
+extern atomic_bool gl_parse__types_ready;
+void gl_parse__types_build(void);
+static inline const gl_types *gl_parse_types(void) {
+  if (!atomic_load_explicit(&gl_parse__types_ready, memory_order_acquire)) gl_parse__types_build();
+  return &gl_parse__types;
+}
+
+/* True when symbol s (ts_node_symbol's answer) is in t. */
+static inline bool gl_type_has(const gl_type_set *t, TSSymbol s) {
+  return s < 64 * GL_PARSE_SYMBOL_WORDS && ((t->bits[s >> 6] >> (s & 63)) & 1u);
+}
+
+/* True when n is not null and its type is in t. Code that asks several types of one node takes
+ * ts_node_symbol once and asks gl_type_has. */
+static inline bool gl_parse_is(TSNode n, const gl_type_set *t) {
+  return !ts_node_is_null(n) && gl_type_has(t, ts_node_symbol(n));
+}
+
+/* True when n is a def, a lambda or a class (the nodes that open a Python scope). */
+static inline bool gl_parse_opens_scope(TSNode n) { return gl_parse_is(n, &gl_parse_types()->scope); }
+
+/* gl_parse_is(n, &gl_parse_types()->name): `GL_IS(fn, attribute)`; GL_HAS(sym, call) for a
+ * symbol taken once. */
+#define GL_IS(n, name) gl_parse_is((n), &gl_parse_types()->name)
+#define GL_HAS(sym, name) gl_type_has(&gl_parse_types()->name, (sym))
 
 /* Default tree-depth limit: far above any tree of code CPython accepts (its parser stops at 200
  * nested parentheses and a C stack of 6,000 frames), far below the query engine's 16-bit depth

@@ -101,8 +101,8 @@ static void sklearn_call(scan *s, TSNode call, const char *q) {
   if (strcmp(q, "sklearn.decomposition.PCA") == 0 && string_is(src, kwarg(src, call, "n_components"), "mle"))
     add(s, call, K_PCA_MLE, none);
   if (strcmp(q, "sklearn.cluster.KMeans") == 0 && !ts_node_is_null(v = kwarg(src, call, "init"))) {
-    if (is_type(v, "lambda")) add(s, call, K_KMEANS_INIT, none);
-    else if (is_type(v, "identifier")) add(s, call, K_KMEANS_INIT, v);
+    if (GL_IS(v, lambda)) add(s, call, K_KMEANS_INIT, none);
+    else if (GL_IS(v, identifier)) add(s, call, K_KMEANS_INIT, v);
   }
   v = kwarg(src, call, "positive");
   if (in_list(positive_models, q) && !ts_node_is_null(v) && is_type(v, "true")) add(s, call, K_POSITIVE, none);
@@ -113,7 +113,7 @@ static void sklearn_call(scan *s, TSNode call, const char *q) {
 /* `x.iterrows()` / `x.itertuples(...)` on anything not known to be device data. */
 static void rows_call(scan *s, TSNode call) {
   TSNode fn = gl_parse_child(call, "function", 8);
-  if (ts_node_is_null(fn) || !is_type(fn, "attribute")) return;
+  if (ts_node_is_null(fn) || !GL_IS(fn, attribute)) return;
   TSNode attr = gl_parse_child(fn, "attribute", 9);
   TSNode obj = gl_parse_child(fn, "object", 6);
   if (ts_node_is_null(attr) || ts_node_is_null(obj)) return;

@@ -81,7 +81,7 @@ static void add_imports(scan *s, TSNode stmt, const gl_ascan_pos *pos) {
   uint32_t n = ts_node_named_child_count(stmt);
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(stmt, i);
-    if (is_type(c, "aliased_import")) c = gl_parse_child(c, "name", 4);
+    if (GL_IS(c, aliased_import)) c = gl_parse_child(c, "name", 4);
     add_module(s, c, pos);
   }
 }
@@ -91,8 +91,8 @@ static TSNode statement_call(TSNode stmt) {
   TSNode none = {0};
   if (ts_node_named_child_count(stmt) != 1) return none;
   TSNode e = ts_node_named_child(stmt, 0);
-  if (is_type(e, "assignment")) e = gl_parse_child(e, "right", 5);
-  return !ts_node_is_null(e) && is_type(e, "call") ? e : none;
+  if (GL_IS(e, assignment)) e = gl_parse_child(e, "right", 5);
+  return !ts_node_is_null(e) && GL_IS(e, call) ? e : none;
 }
 
 static void add_enable(scan *s, TSNode call, const gl_ascan_pos *pos) {
@@ -105,8 +105,8 @@ static void add_enable(scan *s, TSNode call, const gl_ascan_pos *pos) {
 
 static bool on_node(void *user, TSNode n, const gl_ascan_pos *pos) {
   scan *s = user;
-  if (is_type(n, "import_statement")) add_imports(s, n, pos);
-  else if (is_type(n, "import_from_statement"))
+  if (GL_IS(n, import_statement)) add_imports(s, n, pos);
+  else if (GL_IS(n, import_from_statement))
     add_module(s, gl_parse_child(n, "module_name", 11), pos);
   else if (is_type(n, "expression_statement")) add_enable(s, statement_call(n), pos);
   else return true;

@@ -52,9 +52,8 @@ static bool text_is(const gl_source *src, TSNode n, const char *s) {
 /* `TYPE_CHECKING` or `<anything>.TYPE_CHECKING`. */
 static bool is_type_checking(const gl_source *src, TSNode cond) {
   if (ts_node_is_null(cond)) return false;
-  const char *t = ts_node_type(cond);
-  if (strcmp(t, "identifier") == 0) return text_is(src, cond, "TYPE_CHECKING");
-  if (strcmp(t, "attribute") != 0) return false;
+  if (GL_IS(cond, identifier)) return text_is(src, cond, "TYPE_CHECKING");
+  if (!GL_IS(cond, attribute)) return false;
   TSNode attr = gl_parse_child(cond, "attribute", 9);
   return !ts_node_is_null(attr) && text_is(src, attr, "TYPE_CHECKING");
 }

@@ -93,11 +93,7 @@ bool gl_bscan_next(gl_bscan *s, TSNode *out) {
   return false;
 }
 
-bool gl_bscan_is_scope(TSNode n) {
-  const char *t = ts_node_type(n);
-  return strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0 ||
-         strcmp(t, "class_definition") == 0;
-}
+bool gl_bscan_is_scope(TSNode n) { return gl_parse_opens_scope(n); }
 
 /* The chain through the index's parent links, root first. */
 static void chain_in_index(const gl_model *m, uint32_t i, gl_bnodes *chain) {

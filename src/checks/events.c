@@ -64,7 +64,7 @@ static TSNode elapsed_end(const evstate *st, TSNode call) {
   return end;
 }
 
-static bool names_ok(TSNode n) { return is_kind(n, "identifier") || is_kind(n, "attribute"); }
+static bool names_ok(TSNode n) { return GL_IS(n, identifier) || GL_IS(n, attribute); }
 
 /* `end.record(...)`, `stream.record(end)`, `stream.record_event(end)`. */
 static bool records(const gl_source *src, TSNode call, TSNode end) {
@@ -87,7 +87,7 @@ static TSNode last_record_in(const evstate *st, TSNode n, TSNode end) {
       gl_bscan_skip(&s);
       continue;
     }
-    if (is_kind(k, "call") && records(st->ctx->src, k, end)) best = k;
+    if (GL_IS(k, call) && records(st->ctx->src, k, end)) best = k;
   }
   gl_bscan_free(&s);
   return best;
@@ -113,10 +113,10 @@ static TSNode find_record(const evstate *st, size_t lo, TSNode end) {
   for (size_t k = ch->len - 1; k > lo; k--) {
     TSNode parent = ch->data[k - 1], child = ch->data[k];
     TSNode r = {0};
-    if (is_kind(parent, "block") || is_kind(parent, "module"))
+    if (GL_IS(parent, block) || GL_IS(parent, module))
       r = last_record_before(st, parent, child, end);
-    else if (is_kind(parent, "try_statement") &&
-             (is_kind(child, "finally_clause") || is_kind(child, "else_clause")))
+    else if (GL_IS(parent, try_statement) &&
+             (is_kind(child, "finally_clause") || GL_IS(child, else_clause)))
       r = last_record_in(st, gl_parse_child(parent, "body", 4), end);
     if (!ts_node_is_null(r)) return r;
   }
@@ -141,7 +141,7 @@ static bool hands_over(const gl_source *src, TSNode call, TSNode end) {
 static bool syncs(const evstate *st, TSNode n, TSNode end) {
   const gl_model *m = st->ctx->model;
   if (gl_model_roles(m, n) & (GL_ROLE_SYNC | GL_ROLE_D2H)) return true;
-  if (!is_kind(n, "call")) return false;
+  if (!GL_IS(n, call)) return false;
   TSNode recv, fn = gl_parse_child(n, "function", 8);
   const gl_source *src = st->ctx->src;
   if ((gl_bscan_method(src, n, "synchronize", &recv) || gl_bscan_method(src, n, "query", &recv)) &&
@@ -202,7 +202,7 @@ void gl_check_event_elapsed_without_sync(const gl_check_ctx *ctx) {
   gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
-    if (!is_kind(n, "call")) continue;
+    if (!GL_IS(n, call)) continue;
     TSNode end = elapsed_end(&st, n);
     if (!ts_node_is_null(end)) check_read(&st, n, end);
   }

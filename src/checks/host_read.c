@@ -87,7 +87,7 @@ static TSNode cur_scope(const hstate *st) {
 }
 
 static const buf *find_buf(const hstate *st, TSNode id) {
-  if (!is_kind(id, "identifier")) return NULL;
+  if (!GL_IS(id, identifier)) return NULL;
   for (size_t i = st->bufs.len; i-- > 0;)
     if (gl_bscan_same_text(st->ctx->src, st->bufs.data[i].name, id)) return &st->bufs.data[i];
   return NULL;
@@ -141,7 +141,7 @@ static void note_with(hstate *st, TSNode w) {
     TSNode v = gl_parse_child(ts_node_named_child(items, i), "value", 5);
     if (!ts_node_is_null(v) && is_kind(v, "as_pattern")) v = ts_node_named_child(v, 0);
     if (ts_node_is_null(v)) continue;
-    bool named = is_kind(v, "identifier");
+    bool named = GL_IS(v, identifier);
     for (size_t j = 0; named && j < st->streams.len; j++)
       if (gl_bscan_same_text(st->ctx->src, st->streams.data[j], v)) {
         gl_vec_push(&st->blocks, ((sblock){w, v}));
@@ -170,7 +170,7 @@ static void note_stream_value(hstate *st, TSNode asg, TSNode name, TSNode value)
 static void note_assignment(hstate *st, TSNode n) {
   TSNode l = gl_parse_child(n, "left", 4);
   TSNode r = gl_parse_child(n, "right", 5);
-  if (ts_node_is_null(l) || !is_kind(l, "identifier")) return;
+  if (ts_node_is_null(l) || !GL_IS(l, identifier)) return;
   st->target = l;
   drop(st, l, cur_scope(st));
   size_t k = 0;
@@ -194,7 +194,7 @@ static void note_assignment(hstate *st, TSNode n) {
 static bool note_writes(hstate *st, TSNode call) {
   const gl_source *src = st->ctx->src;
   TSNode fn = gl_parse_child(call, "function", 8);
-  if (!ts_node_is_null(fn) && is_kind(fn, "subscript")) {
+  if (!ts_node_is_null(fn) && GL_IS(fn, subscript)) {
     TSNode args = gl_parse_child(call, "arguments", 9);
     uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
     for (uint32_t i = 0; i < n; i++) add_pending(st, call, ts_node_named_child(args, i), true);
@@ -243,7 +243,7 @@ typedef struct wait_find {
 /* gl_bscan_body_each's callback for def_waits: stops at the first explicit wait. */
 static void wait_node(TSNode n, gl_bscan *s, void *data) {
   wait_find *f = data;
-  wait here = is_kind(n, "call") ? waits_here(f->ctx, n) : W_NONE;
+  wait here = GL_IS(n, call) ? waits_here(f->ctx, n) : W_NONE;
   if (here > f->w) f->w = here;
   if (f->w == W_EXPLICIT) gl_bscan_stop(s);
 }
@@ -259,7 +259,7 @@ static wait waits(hstate *st, TSNode call) {
   wait w = waits_here(st->ctx, call);
   if (w == W_EXPLICIT) return w;
   TSNode fn = gl_parse_child(call, "function", 8);
-  if (ts_node_is_null(fn) || !is_kind(fn, "identifier")) return w;
+  if (ts_node_is_null(fn) || !GL_IS(fn, identifier)) return w;
   TSNode def = gl_bscan_def_named(st->ctx->src, &st->all_defs, fn);
   wait d = ts_node_is_null(def) ? W_NONE : def_waits(st->ctx, def);
   return d > w ? d : w;
@@ -308,14 +308,14 @@ static void note_read(hstate *st, TSNode id) {
 /* `h.shape`, `len(h)`: metadata, not the buffer's contents. */
 static bool is_meta(const hstate *st, TSNode n) {
   const gl_source *src = st->ctx->src;
-  if (is_kind(n, "attribute")) {
+  if (GL_IS(n, attribute)) {
     TSNode a = gl_parse_child(n, "attribute", 9);
     for (size_t i = 0; i < sizeof meta_attrs / sizeof meta_attrs[0]; i++)
       if (gl_bscan_text_is(src, a, meta_attrs[i])) return true;
     return false;
   }
   TSNode fn = gl_parse_child(n, "function", 8);
-  return is_kind(n, "call") && !ts_node_is_null(fn) && gl_bscan_text_is(src, fn, "len");
+  return GL_IS(n, call) && !ts_node_is_null(fn) && gl_bscan_text_is(src, fn, "len");
 }
 
 static void visit(hstate *st, TSNode n, gl_bscan *s) {
@@ -324,20 +324,19 @@ static void visit(hstate *st, TSNode n, gl_bscan *s) {
   while (st->blocks.len &&
          ts_node_start_byte(n) >= ts_node_end_byte(gl_vec_last(&st->blocks)->with))
     st->blocks.len--;
-  const char *t = ts_node_type(n);
-  if (strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0) {
+  if (GL_IS(n, function_definition) || GL_IS(n, lambda)) {
     gl_vec_push(&st->defs, n);
-  } else if (strcmp(t, "with_statement") == 0) {
+  } else if (GL_IS(n, with_statement)) {
     note_with(st, n);
-  } else if (strcmp(t, "assignment") == 0) {
+  } else if (GL_IS(n, assignment)) {
     note_assignment(st, n);
-  } else if (strcmp(t, "call") == 0) {
+  } else if (GL_IS(n, call)) {
     wait w = st->pend.len ? waits(st, n) : W_NONE;
     if (w != W_NONE) drop_scope(st, cur_scope(st), w == W_EXPLICIT ? 2 : 1);
     if (is_meta(st, n) || note_writes(st, n)) gl_bscan_skip(s);
-  } else if (strcmp(t, "attribute") == 0) {
+  } else if (GL_IS(n, attribute)) {
     if (is_meta(st, n)) gl_bscan_skip(s);
-  } else if (strcmp(t, "identifier") == 0 && st->pend.len) {
+  } else if (GL_IS(n, identifier) && st->pend.len) {
     const char *field = gl_bscan_field(s);
     bool not_read = ts_node_eq(n, st->target) ||
                     (field && (strcmp(field, "attribute") == 0 || strcmp(field, "name") == 0));

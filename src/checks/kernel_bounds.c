@@ -53,13 +53,13 @@ static bool is_global_index(const bstate *st, TSNode e) {
   const gl_model *m = st->ctx->model;
   char q[QNAME_CAP];
   if (gl_bscan_callee(m, e, q, sizeof q)) return gl_kernel_api_is(st->k->lib, q, "grid");
-  if (!is_kind(e, "binary_operator")) return false;
+  if (!GL_IS(e, binary_operator)) return false;
   bool tid = false, bid = false;
   gl_bscan s;
   gl_bscan_init(&s, e);
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
-    if (!is_kind(n, "attribute")) continue;
+    if (!GL_IS(n, attribute)) continue;
     tid = tid || gl_kernel_names_api(m, st->k->lib, n, "threadIdx");
     bid = bid || gl_kernel_names_api(m, st->k->lib, n, "blockIdx");
     gl_bscan_skip(&s);
@@ -82,9 +82,9 @@ static void note_binding(bstate *st, TSNode n) {
   TSNode left = gl_parse_child(n, "left", 4);
   if (ts_node_is_null(left)) return;
   TSNode right = gl_parse_child(n, "right", 5);
-  bool g = is_kind(n, "assignment") && !ts_node_is_null(right) && is_global_index(st, right);
+  bool g = GL_IS(n, assignment) && !ts_node_is_null(right) && is_global_index(st, right);
   gl_kernel_target_names(left, g ? &st->idx : &st->other);
-  if (g && is_kind(left, "identifier") && is_grid1(st, right)) gl_vec_push(&st->grid1, left);
+  if (g && GL_IS(left, identifier) && is_grid1(st, right)) gl_vec_push(&st->grid1, left);
 }
 
 /* Every identifier in a comparison of cond (`i < n`, `i + 1 < n`, `n > i`) guards uses of it in
@@ -100,11 +100,11 @@ static void note_guards(bstate *st, TSNode cond, uint32_t from, uint32_t to) {
       continue;
     }
     if (cmp_end && ts_node_start_byte(n) >= cmp_end) cmp_end = 0;
-    if (is_kind(n, "comparison_operator")) {
+    if (GL_IS(n, comparison_operator)) {
       if (!cmp_end) cmp_end = ts_node_end_byte(n);
       continue;
     }
-    if (!cmp_end || !is_kind(n, "identifier")) continue;
+    if (!cmp_end || !GL_IS(n, identifier)) continue;
     const char *field = gl_bscan_field(&s);
     if (field && strcmp(field, "attribute") == 0) continue;
     gl_vec_push(&st->guards, ((guard){n, from, to}));
@@ -116,7 +116,7 @@ static void note_guards(bstate *st, TSNode cond, uint32_t from, uint32_t to) {
 static bool block_exits(TSNode block) {
   uint32_t n = ts_node_named_child_count(block);
   for (uint32_t i = 0; i < n; i++)
-    if (is_kind(ts_node_named_child(block, i), "return_statement")) return true;
+    if (GL_IS(ts_node_named_child(block, i), return_statement)) return true;
   return false;
 }
 
@@ -140,11 +140,11 @@ static void note_uses(bstate *st, TSNode sub) {
     gl_bscan_init(&s, e);
     TSNode n;
     while (gl_bscan_next(&s, &n)) {
-      if (is_kind(n, "call") || is_kind(n, "subscript") || is_kind(n, "attribute")) {
+      if (GL_IS(n, call) || GL_IS(n, subscript) || GL_IS(n, attribute)) {
         gl_bscan_skip(&s);
         continue;
       }
-      if (is_kind(n, "identifier") && in_list(st->ctx->src, &st->idx, n))
+      if (GL_IS(n, identifier) && in_list(st->ctx->src, &st->idx, n))
         gl_vec_push(&st->uses, ((use){sub, n, ts_node_eq(n, e)}));
     }
     gl_bscan_free(&s);
@@ -209,7 +209,7 @@ static void body_node(TSNode n, gl_bscan *s, void *data) {
   bstate *st = data;
   (void)s;
   visit(st, n);
-  if (is_kind(n, "subscript") && st->idx.len > 0) note_uses(st, n);
+  if (GL_IS(n, subscript) && st->idx.len > 0) note_uses(st, n);
 }
 
 static void check_kernel(const gl_kernel *k, void *data) {

@@ -28,7 +28,7 @@ typedef struct fit {
 static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
 
 static TSNode unparen(TSNode e) {
-  while (!ts_node_is_null(e) && is_kind(e, "parenthesized_expression") &&
+  while (!ts_node_is_null(e) && GL_IS(e, parenthesized_expression) &&
          ts_node_named_child_count(e) == 1)
     e = ts_node_named_child(e, 0);
   return e;
@@ -64,10 +64,10 @@ static TSNode bound_in(const fit *f, TSNode scope, TSNode name, bool *seen) {
       gl_bscan_skip(&s);
       continue;
     }
-    if (!is_kind(n, "identifier") || !gl_bscan_same_text(src, n, name)) continue;
+    if (!GL_IS(n, identifier) || !gl_bscan_same_text(src, n, name)) continue;
     const char *field = gl_bscan_field(&s);
     TSNode p = ts_node_parent(n);
-    if (is_kind(p, "assignment") && field && strcmp(field, "left") == 0) {
+    if (GL_IS(p, assignment) && field && strcmp(field, "left") == 0) {
       count++;
       value = gl_parse_child(p, "right", 5);
     } else if (is_binder(p) && !(field && strcmp(field, "attribute") == 0)) {
@@ -108,7 +108,7 @@ static uint64_t int_of(const fit *f, where w, TSNode e) {
   e = unparen(e);
   if (ts_node_is_null(e)) return 0;
   where at;
-  if (is_kind(e, "identifier")) e = unparen(lookup(f, w, e, &at));
+  if (GL_IS(e, identifier)) e = unparen(lookup(f, w, e, &at));
   return literal_int(f->ctx->src, e);
 }
 
@@ -118,22 +118,22 @@ static bool is_size(const fit *f, where w, TSNode e, int depth) {
   e = unparen(e);
   if (ts_node_is_null(e)) return false;
   if (is_kind(e, "integer")) return true;
-  if (is_kind(e, "call")) {
+  if (GL_IS(e, call)) {
     TSNode fn = gl_parse_child(e, "function", 8);
     TSNode args = gl_parse_child(e, "arguments", 9);
     return gl_bscan_text_is(src, fn, "len") && gl_model_is_builtin(f->ctx->model, fn) &&
            !ts_node_is_null(args) && ts_node_named_child_count(args) == 1;
   }
-  if (is_kind(e, "attribute"))
+  if (GL_IS(e, attribute))
     return gl_bscan_text_is(src, gl_parse_child(e, "attribute", 9), "size");
-  if (is_kind(e, "subscript")) {
+  if (GL_IS(e, subscript)) {
     TSNode v = gl_parse_child(e, "value", 5);
-    return ts_node_named_child_count(e) == 2 && is_kind(v, "attribute") &&
+    return ts_node_named_child_count(e) == 2 && GL_IS(v, attribute) &&
            gl_bscan_text_is(src, gl_parse_child(v, "attribute", 9), "shape") &&
            is_kind(ts_node_named_child(e, 1), "integer");
   }
   where at;
-  if (!is_kind(e, "identifier") || depth > 0) return false;
+  if (!GL_IS(e, identifier) || depth > 0) return false;
   TSNode v = lookup(f, w, e, &at);
   return !ts_node_is_null(v) && is_size(f, at, v, 1);
 }
@@ -143,8 +143,8 @@ static bool grid_fits(const fit *f, where w, TSNode g, TSNode block) {
   uint64_t b = int_of(f, w, block);
   g = unparen(g);
   if (b == 0 || ts_node_is_null(g)) return false;
-  if (is_kind(g, "identifier")) g = unparen(lookup(f, w, g, &w));
-  if (ts_node_is_null(g) || !is_kind(g, "binary_operator")) return false;
+  if (GL_IS(g, identifier)) g = unparen(lookup(f, w, g, &w));
+  if (ts_node_is_null(g) || !GL_IS(g, binary_operator)) return false;
   TSNode op = gl_parse_child(g, "operator", 8);
   if (ts_node_is_null(op) || !is_kind(op, "//")) return false;
   return is_size(f, w, gl_parse_child(g, "left", 4), 0) &&
@@ -160,8 +160,8 @@ static bool where_of(const fit *f, TSNode call, where *w) {
   *w = (where){.module_ok = true};
   for (size_t i = chain.len; ok && i-- > 0;) {
     TSNode n = chain.data[i];
-    if (is_kind(n, "lambda") || (fns == 0 && is_kind(n, "class_definition"))) ok = false;
-    if (!is_kind(n, "function_definition")) continue;
+    if (GL_IS(n, lambda) || (fns == 0 && GL_IS(n, class_definition))) ok = false;
+    if (!GL_IS(n, function_definition)) continue;
     if (fns++ == 0) w->fn = n;
   }
   w->module_ok = fns <= 1;
@@ -173,7 +173,7 @@ static bool where_of(const fit *f, TSNode call, where *w) {
 static bool launch_fits(const fit *f, TSNode sub) {
   TSNode call = ts_node_parent(sub);
   where w;
-  if (!is_kind(call, "call") || !ts_node_eq(gl_parse_child(call, "function", 8), sub))
+  if (!GL_IS(call, call) || !ts_node_eq(gl_parse_child(call, "function", 8), sub))
     return false;
   if (ts_node_named_child_count(sub) < 3 || !where_of(f, call, &w)) return false;
   return grid_fits(f, w, ts_node_named_child(sub, 1), ts_node_named_child(sub, 2));
@@ -198,15 +198,15 @@ bool gl_kernel_floor_fit(const gl_check_ctx *ctx, const gl_kernel *k) {
   gl_bscan_init_in(&s, ctx->model, f.root);
   TSNode n;
   while (ok && gl_bscan_next(&s, &n)) {
-    if (!is_kind(n, "identifier") || ts_node_eq(n, name) || !gl_bscan_same_text(ctx->src, n, name))
+    if (!GL_IS(n, identifier) || ts_node_eq(n, name) || !gl_bscan_same_text(ctx->src, n, name))
       continue;
     const char *field = gl_bscan_field(&s);
     TSNode p = ts_node_parent(n);
     if (field && strcmp(field, "attribute") == 0) continue;               /* x.k */
     if (field && strcmp(field, "name") == 0 && is_kind(p, "keyword_argument")) continue;
-    if (field && strcmp(field, "object") == 0 && is_kind(p, "attribute"))
+    if (field && strcmp(field, "object") == 0 && GL_IS(p, attribute))
       ok = inspection_attr(ctx->src, p);
-    else if (field && strcmp(field, "value") == 0 && is_kind(p, "subscript")) {
+    else if (field && strcmp(field, "value") == 0 && GL_IS(p, subscript)) {
       ok = launch_fits(&f, p);
       launches++;
     } else {

@@ -45,14 +45,14 @@ static void say(const gl_check_ctx *ctx, TSNode at, const char *what) {
 
 static void add_names(gl_bnodes *l, TSNode t) {
   if (ts_node_is_null(t)) return;
-  if (is_kind(t, "identifier")) {
+  if (GL_IS(t, identifier)) {
     gl_vec_push(l, t);
     return;
   }
   uint32_t n = ts_node_named_child_count(t);
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(t, i);
-    if (is_kind(c, "identifier")) gl_vec_push(l, c);
+    if (GL_IS(c, identifier)) gl_vec_push(l, c);
   }
 }
 
@@ -61,8 +61,8 @@ static void note_params(lstate *st) {
   uint32_t n = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps);
   for (uint32_t i = 0; i < n; i++) {
     TSNode p = ts_node_named_child(ps, i);
-    if (!is_kind(p, "identifier")) p = gl_parse_child(p, "name", 4);
-    if (!ts_node_is_null(p) && is_kind(p, "identifier")) gl_vec_push(&st->locals, p);
+    if (!GL_IS(p, identifier)) p = gl_parse_child(p, "name", 4);
+    if (!ts_node_is_null(p) && GL_IS(p, identifier)) gl_vec_push(&st->locals, p);
   }
 }
 
@@ -78,7 +78,7 @@ static void visit_call(lstate *st, TSNode n, gl_bscan *s) {
   const char *lib = st->k->lib;
   TSNode fn = gl_parse_child(n, "function", 8);
   if (!gl_bscan_callee(st->ctx->model, n, q, sizeof q)) {
-    if (!ts_node_is_null(fn) && is_kind(fn, "identifier")) {
+    if (!ts_node_is_null(fn) && GL_IS(fn, identifier)) {
       gl_vec_push(&st->calls, n);
       gl_vec_push(&st->call_kernels, st->k->def);
     }
@@ -147,7 +147,7 @@ static void check_shapes(lstate *st) {
     TSNode n;
     bool bad = false;
     while (!bad && gl_bscan_next(&s, &n)) {
-      if (!is_kind(n, "identifier")) continue;
+      if (!GL_IS(n, identifier)) continue;
       const char *field = gl_bscan_field(&s);
       if (field && strcmp(field, "attribute") == 0) continue;
       bad = is_local(st, n);
@@ -178,11 +178,11 @@ static void plain_defs(const TSTree *tree, gl_bnodes *out, gl_bnodes *assigned) 
   gl_bscan_init(&s, ts_tree_root_node(tree));
   TSNode n, skip_def = {0};
   while (gl_bscan_next(&s, &n)) {
-    if (is_kind(n, "decorated_definition"))
+    if (GL_IS(n, decorated_definition))
       skip_def = gl_parse_child(n, "definition", 10);
-    else if (is_kind(n, "function_definition") && !ts_node_eq(n, skip_def))
+    else if (GL_IS(n, function_definition) && !ts_node_eq(n, skip_def))
       gl_vec_push(out, n);
-    else if (is_kind(n, "assignment"))
+    else if (GL_IS(n, assignment))
       add_names(assigned, gl_parse_child(n, "left", 4));
   }
   gl_bscan_free(&s);

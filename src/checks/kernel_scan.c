@@ -42,16 +42,16 @@ static bool device_true(const gl_source *src, TSNode call) {
 
 gl_kkind gl_kernel_of(const gl_model *m, const gl_source *src, TSNode decorated, gl_kernel *k) {
   memset(k, 0, sizeof *k);
-  if (!is_kind(decorated, "decorated_definition")) return GL_K_NONE;
+  if (!GL_IS(decorated, decorated_definition)) return GL_K_NONE;
   TSNode def = gl_parse_child(decorated, "definition", 10);
-  if (ts_node_is_null(def) || !is_kind(def, "function_definition")) return GL_K_NONE;
+  if (ts_node_is_null(def) || !GL_IS(def, function_definition)) return GL_K_NONE;
   uint32_t n = ts_node_named_child_count(decorated);
   char q[QNAME_CAP];
   for (uint32_t i = 0; i < n; i++) {
     TSNode d = ts_node_named_child(decorated, i);
     if (!is_kind(d, "decorator") || ts_node_named_child_count(d) == 0) continue;
     TSNode e = ts_node_named_child(d, 0), call = {0};
-    if (is_kind(e, "call")) {
+    if (GL_IS(e, call)) {
       call = e;
       e = gl_parse_child(e, "function", 8);
     }
@@ -97,7 +97,7 @@ void gl_kernel_walk(const gl_model *m, const gl_source *src, const TSTree *tree,
   TSNode n;
   gl_kernel k;
   while (gl_bscan_next(&s, &n)) {
-    if (is_kind(n, "decorated_definition") && gl_kernel_of(m, src, n, &k) != GL_K_NONE &&
+    if (GL_IS(n, decorated_definition) && gl_kernel_of(m, src, n, &k) != GL_K_NONE &&
         (kinds & (1u << k.kind))) {
       fn(&k, data);
       gl_bscan_skip(&s);
@@ -114,7 +114,7 @@ void gl_kernel_each(const gl_model *m, const gl_source *src, const TSTree *tree,
 }
 
 void gl_kernel_target_names(TSNode t, gl_bnodes *out) {
-  if (is_kind(t, "identifier")) {
+  if (GL_IS(t, identifier)) {
     gl_vec_push(out, t);
     return;
   }
@@ -123,7 +123,7 @@ void gl_kernel_target_names(TSNode t, gl_bnodes *out) {
   uint32_t n = ts_node_named_child_count(t);
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(t, i);
-    if (is_kind(c, "identifier")) gl_vec_push(out, c);
+    if (GL_IS(c, identifier)) gl_vec_push(out, c);
   }
 }
 
@@ -133,7 +133,7 @@ bool gl_kernel_api_is(const char *lib, const char *q, const char *tail) {
 }
 
 bool gl_kernel_names_api(const gl_model *m, const char *lib, TSNode n, const char *tail) {
-  if (!is_kind(n, "attribute") && !is_kind(n, "identifier")) return false;
+  if (!GL_IS(n, attribute) && !GL_IS(n, identifier)) return false;
   char q[QNAME_CAP];
   if (!gl_model_resolve(m, n, q, sizeof q)) return false;
   size_t l = strlen(lib), t = strlen(tail);

@@ -63,7 +63,7 @@ static bool is_grid_sync(const sstate *st, TSNode call) {
   TSNode recv;
   if (!gl_bscan_method(st->ctx->src, call, "sync", &recv)) return false;
   if (is_this_grid(st, recv)) return true;
-  for (size_t i = 0; is_kind(recv, "identifier") && i < st->grids.len; i++)
+  for (size_t i = 0; GL_IS(recv, identifier) && i < st->grids.len; i++)
     if (gl_bscan_same_text(st->ctx->src, st->grids.data[i], recv)) return true;
   return false;
 }
@@ -98,15 +98,15 @@ static bool depends(const sstate *st, TSNode e) {
       gl_bscan_skip(&s);
       continue;
     }
-    if (is_kind(n, "attribute")) {
+    if (GL_IS(n, attribute)) {
       dep = gl_kernel_names_api(m, lib, n, "threadIdx") || gl_kernel_names_api(m, lib, n, "laneid");
       continue;
     }
-    if (is_kind(n, "call") && gl_bscan_callee(m, n, q, sizeof q)) {
+    if (GL_IS(n, call) && gl_bscan_callee(m, n, q, sizeof q)) {
       dep = gl_kernel_api_is(lib, q, "grid");
       continue;
     }
-    if (!is_kind(n, "identifier")) continue;
+    if (!GL_IS(n, identifier)) continue;
     const char *field = gl_bscan_field(&s);
     if (field && (strcmp(field, "attribute") == 0 || strcmp(field, "name") == 0)) continue;
     dep = in_deps(st, n);
@@ -133,8 +133,8 @@ static void note_if(sstate *st, TSNode n) {
   uint32_t k = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < k; i++) {
     TSNode c = ts_node_named_child(n, i);
-    TSNode ec = is_kind(c, "elif_clause") ? gl_parse_child(c, "condition", 9) : c;
-    if (!is_kind(c, "elif_clause") || ts_node_is_null(ec)) continue;
+    TSNode ec = GL_IS(c, elif_clause) ? gl_parse_child(c, "condition", 9) : c;
+    if (!GL_IS(c, elif_clause) || ts_node_is_null(ec)) continue;
     gl_vec_push(&st->branches, ((branch){ec, ts_node_end_byte(ec), ts_node_end_byte(n)}));
   }
 }
@@ -147,7 +147,7 @@ static void visit(TSNode n, gl_bscan *s, void *data) {
     TSNode l = gl_parse_child(n, "left", 4);
     TSNode r = gl_parse_child(n, "right", 5);
     add_bind_targets(st, l, r);
-    if (!ts_node_is_null(l) && is_kind(l, "identifier") && !ts_node_is_null(r) &&
+    if (!ts_node_is_null(l) && GL_IS(l, identifier) && !ts_node_is_null(r) &&
         is_this_grid(st, r))
       gl_vec_push(&st->grids, l);
   } else if (strcmp(t, "named_expression") == 0) {
@@ -193,14 +193,14 @@ static int cmp_index(const char *op) {
 }
 
 static TSNode unparen(TSNode e) {
-  while (is_kind(e, "parenthesized_expression") && ts_node_named_child_count(e) == 1)
+  while (GL_IS(e, parenthesized_expression) && ts_node_named_child_count(e) == 1)
     e = ts_node_named_child(e, 0);
   return e;
 }
 
 /* A two-operand comparison with one of the six operators: fills its sides and operator index. */
 static bool simple_cmp(TSNode e, TSNode *lhs, TSNode *rhs, int *op) {
-  if (!is_kind(e, "comparison_operator") || ts_node_child_count(e) != 3 ||
+  if (!GL_IS(e, comparison_operator) || ts_node_child_count(e) != 3 ||
       ts_node_named_child_count(e) != 2)
     return false;
   *op = cmp_index(ts_node_type(ts_node_child(e, 1)));
@@ -219,7 +219,7 @@ static bool stable_operand(const sstate *st, TSNode e) {
   while (ok && gl_bscan_next(&s, &n)) {
     if (gl_bscan_is_scope(n) || is_kind(n, "named_expression") || is_kind(n, "await"))
       ok = false;
-    else if (is_kind(n, "call"))
+    else if (GL_IS(n, call))
       ok = gl_bscan_text_is(st->ctx->src, gl_parse_child(n, "function", 8), "len");
   }
   gl_bscan_free(&s);
@@ -234,7 +234,7 @@ static bool not_rebound(const sstate *st, TSNode e, uint32_t after) {
   TSNode n;
   bool ok = true;
   while (ok && gl_bscan_next(&s, &n)) {
-    if (!is_kind(n, "identifier")) continue;
+    if (!GL_IS(n, identifier)) continue;
     const char *field = gl_bscan_field(&s);
     if (field && strcmp(field, "attribute") == 0) continue;
     for (size_t i = 0; ok && i < st->binds.len; i++)
@@ -272,7 +272,7 @@ static void note_exits(sstate *st) {
     if (ts_node_is_null(cond) || ts_node_is_null(then)) continue;
     uint32_t k = ts_node_named_child_count(then);
     for (uint32_t j = 0; j < k; j++)
-      if (is_kind(ts_node_named_child(then, j), "return_statement")) {
+      if (GL_IS(ts_node_named_child(then, j), return_statement)) {
         add_facts(st, cond, ts_node_start_byte(c), ts_node_end_byte(c));
         break;
       }

@@ -51,9 +51,9 @@ static uint64_t literal_value(const gl_source *src, TSNode n) {
 /* The value of a constant integer: a literal, or `a * b`, `a << b`, `a ** b` of two literals
  * (`1 << 20`, `1024 * 1024`), in parentheses or not; 0 for anything else. */
 static uint64_t int_value(const gl_source *src, TSNode n) {
-  while (is_kind(n, "parenthesized_expression") && ts_node_named_child_count(n) == 1)
+  while (GL_IS(n, parenthesized_expression) && ts_node_named_child_count(n) == 1)
     n = ts_node_named_child(n, 0);
-  if (!is_kind(n, "binary_operator")) return literal_value(src, n);
+  if (!GL_IS(n, binary_operator)) return literal_value(src, n);
   TSNode l = gl_parse_child(n, "left", 4);
   TSNode r = gl_parse_child(n, "right", 5);
   TSNode op = gl_parse_child(n, "operator", 8);
@@ -85,18 +85,18 @@ static uint64_t dims_value(const gl_source *src, TSNode n) {
 
 static bool is_dims(TSNode n) {
   return is_kind(n, "tuple") || is_kind(n, "list") || is_kind(n, "integer") ||
-         is_kind(n, "identifier") || is_kind(n, "parenthesized_expression") ||
-         is_kind(n, "binary_operator") || is_kind(n, "call") || is_kind(n, "attribute");
+         GL_IS(n, identifier) || GL_IS(n, parenthesized_expression) ||
+         GL_IS(n, binary_operator) || GL_IS(n, call) || GL_IS(n, attribute);
 }
 
 /* Recognises a kernel launch (the call must have the gpu-work role from the models: a call of
  * a numba.cuda.KernelLaunch, a cupyx.jit kernel launch or a cupy.RawKernel). */
 static bool launch_site(const gl_check_ctx *ctx, TSNode call, lsite *out) {
-  if (!is_kind(call, "call") || !(gl_model_roles(ctx->model, call) & GL_ROLE_GPU_WORK)) return false;
+  if (!GL_IS(call, call) || !(gl_model_roles(ctx->model, call) & GL_ROLE_GPU_WORK)) return false;
   TSNode fn = gl_parse_child(call, "function", 8);
   if (ts_node_is_null(fn)) return false;
   *out = (lsite){.call = call};
-  if (is_kind(fn, "subscript")) {
+  if (GL_IS(fn, subscript)) {
     uint32_t k = ts_node_named_child_count(fn);
     if (k < 3 || k > 5) return false;   /* value + 2..4 indices */
     out->kernel = ts_node_named_child(fn, 0);
@@ -105,7 +105,7 @@ static bool launch_site(const gl_check_ctx *ctx, TSNode call, lsite *out) {
     return true;
   }
   char q[256];
-  if (!is_kind(fn, "identifier") && !is_kind(fn, "attribute")) return false;
+  if (!GL_IS(fn, identifier) && !GL_IS(fn, attribute)) return false;
   if (gl_model_resolve(ctx->model, fn, q, sizeof q)) return false;   /* a library function */
   TSNode args = gl_parse_child(call, "arguments", 9);
   if (ts_node_is_null(args) || ts_node_named_child_count(args) < 3) return false;
@@ -125,7 +125,7 @@ void gl_check_block_size_over_limit(const gl_check_ctx *ctx) {
   for (uint32_t i = 0; i < count; i++) {
     TSNode n = gl_model_node_at(ctx->model, i);
     lsite s;
-    if (!is_kind(n, "call") || !launch_site(ctx, n, &s)) continue;
+    if (!GL_IS(n, call) || !launch_site(ctx, n, &s)) continue;
     uint64_t threads = dims_value(ctx->src, s.block);
     if (threads <= MAX_THREADS) continue;
     char msg[360];
@@ -163,9 +163,6 @@ typedef struct cstate {
   span_vec strided;          /* names of defs whose body reads the grid size */
 } cstate;
 
-static bool is_scope(TSNode n) {
-  return is_kind(n, "function_definition") || is_kind(n, "lambda") || is_kind(n, "class_definition");
-}
 
 static bool contains(const gl_source *src, TSNode n, const char *needle) {
   uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
@@ -191,7 +188,7 @@ static span span_of(uint32_t scope, TSNode n) {
 /* `cp.zeros(256)`, `cuda.device_array((16, 16))`, `cuda.to_device(np.zeros(256))`: a call
  * whose first argument is a literal size, directly or through one more call. */
 static bool literal_sized(const gl_source *src, TSNode v) {
-  for (int depth = 0; depth < 2 && is_kind(v, "call"); depth++) {
+  for (int depth = 0; depth < 2 && GL_IS(v, call); depth++) {
     TSNode args = gl_parse_child(v, "arguments", 9);
     if (ts_node_is_null(args) || ts_node_named_child_count(args) == 0) return false;
     TSNode a = ts_node_named_child(args, 0);
@@ -206,7 +203,7 @@ static uint32_t cur_scope(const cstate *st) { return *gl_vec_last(&st->scopes); 
 static void enter_scope(cstate *st, TSNode n) {
   uint32_t id = ++st->nscopes;
   gl_vec_push(&st->scopes, id);
-  if (!is_kind(n, "function_definition")) return;
+  if (!GL_IS(n, function_definition)) return;
   TSNode name = gl_parse_child(n, "name", 4);
   TSNode body = gl_parse_child(n, "body", 4);
   if (ts_node_is_null(name) || ts_node_is_null(body)) return;
@@ -217,25 +214,25 @@ static void enter_scope(cstate *st, TSNode n) {
 static void enter_assignment(cstate *st, TSNode n) {
   TSNode left = gl_parse_child(n, "left", 4);
   TSNode right = gl_parse_child(n, "right", 5);
-  if (ts_node_is_null(left) || ts_node_is_null(right) || !is_kind(left, "identifier")) return;
+  if (ts_node_is_null(left) || ts_node_is_null(right) || !GL_IS(left, identifier)) return;
   if (literal_sized(st->ctx->src, right)) gl_vec_push(&st->sized, span_of(cur_scope(st), left));
 }
 
 static void c_enter(cstate *st, TSNode n) {
   lsite s;
-  if (is_scope(n)) {
+  if (gl_parse_opens_scope(n)) {
     enter_scope(st, n);
     gl_vec_push(&st->scope_nodes, n);
-  } else if (is_kind(n, "assignment")) {
+  } else if (GL_IS(n, assignment)) {
     enter_assignment(st, n);
-  } else if (is_kind(n, "call") && launch_site(st->ctx, n, &s)) {
+  } else if (GL_IS(n, call) && launch_site(st->ctx, n, &s)) {
     csite c = {s, cur_scope(st)};
     gl_vec_push(&st->sites, c);
   }
 }
 
 static void c_leave(cstate *st, TSNode n) {
-  if (!is_scope(n) || st->scope_nodes.len == 0) return;
+  if (!gl_parse_opens_scope(n) || st->scope_nodes.len == 0) return;
   if (!ts_node_eq(*gl_vec_last(&st->scope_nodes), n)) return;
   st->scope_nodes.len--;
   st->scopes.len--;
@@ -262,7 +259,7 @@ static void c_walk(cstate *st) {
 
 static bool in_spans(const cstate *st, const span_vec *v, TSNode name, uint32_t scope,
                      bool any_scope) {
-  if (!is_kind(name, "identifier")) return false;
+  if (!GL_IS(name, identifier)) return false;
   for (size_t i = 0; i < v->len; i++) {
     const span *p = &v->data[i];
     if ((any_scope || p->scope == scope || p->scope == 0) &&
@@ -291,7 +288,7 @@ static bool fixed_coverage(const cstate *st, const csite *c) {
   const gl_source *src = st->ctx->src;
   TSNode root = ts_tree_root_node(st->ctx->tree);
   if (c->s.raw) return contains(src, root, "blockIdx") && !contains(src, root, "gridDim");
-  if (!is_kind(c->s.kernel, "identifier")) return false;
+  if (!GL_IS(c->s.kernel, identifier)) return false;
   if (in_spans(st, &st->strided, c->s.kernel, 0, true)) return false;
   return in_spans(st, &st->defs, c->s.kernel, 0, true);   /* its code is in this file */
 }

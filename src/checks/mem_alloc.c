@@ -92,8 +92,8 @@ static akind alloc_kind(const gl_check_ctx *ctx, TSNode call) {
 
 /* A name or an attribute chain on a name (`x`, `x.shape`, `self.cfg.n`). */
 static bool name_chain(TSNode v) {
-  while (gl_mem_is(v, "attribute")) v = gl_parse_child(v, "object", 6);
-  return gl_mem_is(v, "identifier");
+  while (GL_IS(v, attribute)) v = gl_parse_child(v, "object", 6);
+  return GL_IS(v, identifier);
 }
 
 /* 1 when the model proves v loop-invariant, 2 when v is a name chain whose rebinding the body
@@ -154,7 +154,7 @@ static TSNode loop_body(const gl_mwalk *w, TSNode *loop) {
 static void visit_assignment(astate *st, const gl_mwalk *w, TSNode asg) {
   TSNode left = gl_parse_child(asg, "left", 4);
   TSNode right = gl_parse_child(asg, "right", 5);
-  if (!gl_mem_is(left, "identifier") || !gl_mem_is(right, "call")) return;
+  if (!GL_IS(left, identifier) || !GL_IS(right, call)) return;
   if (!gl_mem_is(gl_mwalk_up(w, 0, NULL), "expression_statement")) return;
   const gl_model *m = st->ctx->model;
   if (!gl_model_in_loop(m, right)) return;
@@ -178,17 +178,17 @@ static bool is_gpu_qname(const char *q) {
 /* True when the call only reads the data of its arguments: a GPU library function, a kernel
  * launch `k[grid, block](...)`, a method of a device value, or a builtin that reads. */
 static bool reading_call(const astate *st, TSNode call) {
-  if (!gl_mem_is(call, "call")) return false;
+  if (!GL_IS(call, call)) return false;
   const gl_model *m = st->ctx->model;
   TSNode fn = gl_parse_child(call, "function", 8);
   char q[QNAME_CAP];
-  if (gl_mem_is(fn, "subscript")) return true;
+  if (GL_IS(fn, subscript)) return true;
   if (gl_model_resolve(m, fn, q, sizeof q)) return is_gpu_qname(q);
-  if (gl_mem_is(fn, "attribute")) {
+  if (GL_IS(fn, attribute)) {
     TSNode obj = gl_parse_child(fn, "object", 6);
     return gl_model_prov(m, obj) == GL_PROV_DEVICE;
   }
-  if (!gl_mem_is(fn, "identifier") || !gl_model_is_builtin(m, fn)) return false;
+  if (!GL_IS(fn, identifier) || !gl_model_is_builtin(m, fn)) return false;
   for (size_t i = 0; i < sizeof reading_builtins / sizeof reading_builtins[0]; i++)
     if (gl_mem_text_is(st->ctx->src, fn, reading_builtins[i])) return true;
   return false;
@@ -217,11 +217,11 @@ static bool escapes(const astate *st, const gl_mwalk *w) {
   size_t k = 0;
   TSNode p = gl_mwalk_up(w, 0, &pf);
   for (;;) {
-    bool obj = gl_mem_is(p, "attribute") && field && strcmp(field, "object") == 0;
-    if (obj && pf && strcmp(pf, "function") == 0 && gl_mem_is(gl_mwalk_up(w, k + 1, NULL), "call"))
+    bool obj = GL_IS(p, attribute) && field && strcmp(field, "object") == 0;
+    if (obj && pf && strcmp(pf, "function") == 0 && GL_IS(gl_mwalk_up(w, k + 1, NULL), call))
       return false; /* x.fill(0), x.sum(), x.get() */
-    bool chain = obj || (gl_mem_is(p, "subscript") && field && strcmp(field, "value") == 0) ||
-                 gl_mem_is(p, "parenthesized_expression");
+    bool chain = obj || (GL_IS(p, subscript) && field && strcmp(field, "value") == 0) ||
+                 GL_IS(p, parenthesized_expression);
     if (!chain) break;
     field = pf;
     p = gl_mwalk_up(w, ++k, &pf);
@@ -248,16 +248,16 @@ static bool escapes(const astate *st, const gl_mwalk *w) {
 static bool is_use(const gl_mwalk *w) {
   const char *field = gl_mwalk_field(w);
   TSNode p = gl_mwalk_up(w, 0, NULL);
-  if (gl_mem_is(p, "attribute") && field && strcmp(field, "attribute") == 0) return false;
+  if (GL_IS(p, attribute) && field && strcmp(field, "attribute") == 0) return false;
   if (gl_mem_is(p, "keyword_argument") && field && strcmp(field, "name") == 0) return false;
-  if (gl_mem_is(p, "assignment") && field && strcmp(field, "left") == 0) return false;
+  if (GL_IS(p, assignment) && field && strcmp(field, "left") == 0) return false;
   return !(gl_mem_is(p, "for_statement") && field && strcmp(field, "left") == 0);
 }
 
 static bool is_pattern(TSNode p) {
   return gl_mem_is(p, "pattern_list") || gl_mem_is(p, "tuple_pattern") ||
          gl_mem_is(p, "list_pattern") || gl_mem_is(p, "tuple") || gl_mem_is(p, "list") ||
-         gl_mem_is(p, "parenthesized_expression") || gl_mem_is(p, "list_splat_pattern") ||
+         GL_IS(p, parenthesized_expression) || gl_mem_is(p, "list_splat_pattern") ||
          gl_mem_is(p, "expression_list");
 }
 
@@ -273,7 +273,7 @@ static bool is_binding(const gl_mwalk *w) {
     p = gl_mwalk_up(w, ++k, &pf);
   }
   bool left = field && strcmp(field, "left") == 0;
-  if (left && (gl_mem_is(p, "assignment") || gl_mem_is(p, "augmented_assignment") ||
+  if (left && (GL_IS(p, assignment) || GL_IS(p, augmented_assignment) ||
                gl_mem_is(p, "for_statement") || gl_mem_is(p, "for_in_clause")))
     return true;
   if (gl_mem_is(p, "named_expression")) return field && strcmp(field, "name") == 0;
@@ -285,8 +285,8 @@ static void scan_body(astate *st, TSNode body) {
   gl_mwalk_init_in(&w, st->ctx->model, body);
   TSNode n;
   while (gl_mwalk_next(&w, &n)) {
-    bool id = gl_mem_is(n, "identifier");
-    if (!id && !gl_mem_is(n, "attribute")) continue;
+    bool id = GL_IS(n, identifier);
+    if (!id && !GL_IS(n, attribute)) continue;
     if (is_binding(&w)) gl_vec_push(&st->rebinds, n);
     else if (id && is_use(&w) && (in_nested_scope(&w) || escapes(st, &w)))
       gl_vec_push(&st->escapes, n);
@@ -327,7 +327,7 @@ static bool rebinds_chain(const gl_source *src, TSNode b, TSNode v) {
   uint32_t b0 = ts_node_start_byte(b), b1 = ts_node_end_byte(b);
   uint32_t v0 = ts_node_start_byte(v), v1 = ts_node_end_byte(v);
   TSNode root = v;
-  while (gl_mem_is(root, "attribute")) root = gl_parse_child(root, "object", 6);
+  while (GL_IS(root, attribute)) root = gl_parse_child(root, "object", 6);
   if (gl_mem_same_text(src, b, root)) return true;
   if (b1 - b0 > v1 - v0 || memcmp(src->bytes + b0, src->bytes + v0, b1 - b0) != 0) return false;
   return b1 - b0 == v1 - v0 || src->bytes[v0 + (b1 - b0)] == '.';
@@ -346,7 +346,7 @@ static bool rebound_in(const astate *st, const cand *c, TSNode v) {
   TSNode n;
   bool hit = false;
   while (!hit && gl_mwalk_next(&w, &n))
-    hit = gl_mem_is(n, "identifier") && rebinds_chain(src, n, v);
+    hit = GL_IS(n, identifier) && rebinds_chain(src, n, v);
   gl_mwalk_free(&w);
   return hit;
 }
@@ -405,7 +405,7 @@ static void run(const gl_check_ctx *ctx, bool handles) {
   gl_mwalk_init_in(&w, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_mwalk_next(&w, &n))
-    if (gl_mem_is(n, "assignment")) visit_assignment(&st, &w, n);
+    if (GL_IS(n, assignment)) visit_assignment(&st, &w, n);
   gl_mwalk_free(&w);
   if (st.cands.len > 0) scan_bodies(&st);
   for (size_t i = 0; i < st.cands.len; i++)

@@ -74,10 +74,10 @@ static TSNode shared_source(const xstate *st, TSNode e) {
 static TSNode strip_copies(const gl_source *src, TSNode e) {
   for (;;) {
     TSNode fn = gl_parse_child(e, "function", 8);
-    if (!gl_mem_is(fn, "attribute")) return e;
+    if (!GL_IS(fn, attribute)) return e;
     TSNode m = gl_parse_child(fn, "attribute", 9);
     TSNode r = gl_parse_child(fn, "object", 6);
-    if (!gl_mem_is(r, "call") || (!gl_mem_text_is(src, m, "astype") && !gl_mem_text_is(src, m, "copy")))
+    if (!GL_IS(r, call) || (!gl_mem_text_is(src, m, "astype") && !gl_mem_text_is(src, m, "copy")))
       return e;
     e = r;
   }
@@ -111,12 +111,12 @@ static void bind(xstate *st, TSNode name, bool pageable) {
 static void visit_identifier(xstate *st, const gl_mwalk *w, TSNode n) {
   const char *field = gl_mwalk_field(w), *pf = NULL;
   TSNode p = gl_mwalk_up(w, 0, &pf);
-  if (gl_mem_is(p, "assignment") && field && !strcmp(field, "left")) {
+  if (GL_IS(p, assignment) && field && !strcmp(field, "left")) {
     TSNode rhs = gl_parse_child(p, "right", 5);
-    bool pg = gl_mem_is(rhs, "call");
+    bool pg = GL_IS(rhs, call);
     if (pg) {
       TSNode src = shared_source(st, rhs);
-      pg = gl_mem_is(src, "call") && fresh_pageable(st, src);
+      pg = GL_IS(src, call) && fresh_pageable(st, src);
     }
     bind(st, n, pg);
     return;
@@ -142,10 +142,10 @@ static void visit_identifier(xstate *st, const gl_mwalk *w, TSNode n) {
 static void visit_pinning(xstate *st, TSNode call) {
   char q[QNAME_CAP];
   TSNode fn = gl_parse_child(call, "function", 8);
-  if (gl_mem_is(fn, "attribute") &&
+  if (GL_IS(fn, attribute) &&
       gl_mem_text_is(st->ctx->src, gl_parse_child(fn, "attribute", 9), "pin_memory")) {
     TSNode r = gl_parse_child(fn, "object", 6);
-    if (gl_mem_is(r, "identifier")) bind(st, r, false);
+    if (GL_IS(r, identifier)) bind(st, r, false);
     return;
   }
   if (!gl_mem_callee(st->ctx->model, call, q, sizeof q)) return;
@@ -155,8 +155,8 @@ static void visit_pinning(xstate *st, TSNode call) {
   for (uint32_t i = 0;; i++) {
     TSNode a = gl_mem_arg(call, i);
     if (ts_node_is_null(a)) return;
-    while (gl_mem_is(a, "attribute")) a = gl_parse_child(a, "object", 6);
-    if (gl_mem_is(a, "identifier")) bind(st, a, false);
+    while (GL_IS(a, attribute)) a = gl_parse_child(a, "object", 6);
+    if (GL_IS(a, identifier)) bind(st, a, false);
   }
 }
 
@@ -210,7 +210,7 @@ static void visit_call(xstate *st, TSNode call) {
       add_xfer(st, call, gl_mem_arg(call, 0));
     return;
   }
-  if (gl_mem_is(fn, "attribute")) visit_method(st, call, fn);
+  if (GL_IS(fn, attribute)) visit_method(st, call, fn);
 }
 
 /* True when every binding of name in its scope (or, for a name the function does not bind,
@@ -256,14 +256,14 @@ static void report(const xstate *st, const xfer *x) {
 
 static bool host_pageable(const xstate *st, const xfer *x) {
   if (ts_node_is_null(x->host)) return true;
-  if (gl_mem_is(x->host, "identifier")) return name_pageable(st, x->host, x->scope);
-  return gl_mem_is(x->host, "call") && fresh_pageable(st, x->host);
+  if (GL_IS(x->host, identifier)) return name_pageable(st, x->host, x->scope);
+  return GL_IS(x->host, call) && fresh_pageable(st, x->host);
 }
 
 /* One node of the file (gl_mwalk_scoped's callback). */
 static void visit(const gl_mwalk *w, TSNode n, void *data) {
-  if (gl_mem_is(n, "identifier")) visit_identifier(data, w, n);
-  else if (gl_mem_is(n, "call")) visit_call(data, n);
+  if (GL_IS(n, identifier)) visit_identifier(data, w, n);
+  else if (GL_IS(n, call)) visit_call(data, n);
 }
 
 void gl_check_pageable_async_transfer(const gl_check_ctx *ctx) {

@@ -58,7 +58,7 @@ static olib use_lib(const ostate *st, TSNode call) {
   if (gl_mem_callee(m, call, q, sizeof q))  /* rmm.mr.*: the resources being configured */
     return strncmp(q, "rmm.mr.", 7) == 0 ? L_NONE : lib_of_qname(q);
   TSNode fn = gl_parse_child(call, "function", 8);
-  if (!gl_mem_is(fn, "attribute") || !(roles & GL_ROLE_H2D)) return L_NONE;
+  if (!GL_IS(fn, attribute) || !(roles & GL_ROLE_H2D)) return L_NONE;
   TSNode meth = gl_parse_child(fn, "attribute", 9);
   const gl_source *src = st->ctx->src;
   return gl_mem_text_is(src, meth, "cuda") || gl_mem_text_is(src, meth, "to") ? L_TORCH : L_NONE;
@@ -76,9 +76,9 @@ static bool is_alloc_conf(const gl_source *src, TSNode s) {
 static olib config_lib(const ostate *st, TSNode n) {
   const gl_model *m = st->ctx->model;
   char q[QNAME_CAP];
-  if (gl_mem_is(n, "assignment")) {
+  if (GL_IS(n, assignment)) {
     TSNode left = gl_parse_child(n, "left", 4);
-    if (!gl_mem_is(left, "subscript")) return L_NONE;
+    if (!GL_IS(left, subscript)) return L_NONE;
     TSNode v = gl_parse_child(left, "value", 5);
     TSNode k = gl_parse_child(left, "subscript", 9);
     bool env = gl_model_resolve(m, v, q, sizeof q) && strcmp(q, "os.environ") == 0;
@@ -106,11 +106,11 @@ static TSNode branch_of(const gl_mwalk *w) {
   for (size_t k = 0;; k++) {
     TSNode p = gl_mwalk_up(w, k, NULL);
     if (ts_node_is_null(p) || gl_mem_is_scope(p)) return (TSNode){0};
-    if (!gl_mem_is(p, "block")) continue;
+    if (!GL_IS(p, block)) continue;
     TSNode pp = gl_mwalk_up(w, k + 1, NULL);
-    if (gl_mem_is(pp, "if_statement") || gl_mem_is(pp, "elif_clause") ||
-        gl_mem_is(pp, "else_clause") || gl_mem_is(pp, "except_clause") ||
-        gl_mem_is(pp, "case_clause"))
+    if (gl_mem_is(pp, "if_statement") || GL_IS(pp, elif_clause) ||
+        GL_IS(pp, else_clause) || GL_IS(pp, except_clause) ||
+        GL_IS(pp, case_clause))
       return p;
   }
 }
@@ -149,7 +149,7 @@ static const char *const lib_names[] = {"", "CuPy", "an RMM-backed library", "Py
 static void report(const ostate *st, TSNode n, olib lib, const use *u) {
   const gl_source *src = st->ctx->src;
   TSNode at = n;
-  if (gl_mem_is(n, "call")) at = gl_parse_child(n, "function", 8);
+  if (GL_IS(n, call)) at = gl_parse_child(n, "function", 8);
   else at = gl_parse_child(n, "left", 4);
   uint32_t a = ts_node_start_byte(at), b = ts_node_end_byte(at);
   int len = (int)(b - a > 60 ? 60 : b - a);
@@ -168,7 +168,7 @@ static void visit(ostate *st, const gl_mwalk *w, TSNode n) {
     if (u) report(st, n, cl, u);
     return;
   }
-  if (!gl_mem_is(n, "call")) return;
+  if (!GL_IS(n, call)) return;
   olib ul = use_lib(st, n);
   if (ul == L_NONE) return;
   use u = {n, branch_of(w), cur_scope(st), ul};
@@ -177,7 +177,7 @@ static void visit(ostate *st, const gl_mwalk *w, TSNode n) {
 
 /* One node of the file (gl_mwalk_scoped's callback). */
 static void visit_node(const gl_mwalk *w, TSNode n, void *data) {
-  if (gl_mem_is(n, "call") || gl_mem_is(n, "assignment")) visit(data, w, n);
+  if (GL_IS(n, call) || GL_IS(n, assignment)) visit(data, w, n);
 }
 
 void gl_check_allocator_configured_after_use(const gl_check_ctx *ctx) {

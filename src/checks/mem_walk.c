@@ -105,7 +105,7 @@ void gl_mwalk_scoped(const gl_model *m, const TSTree *tree, gl_mscopes *scopes, 
     while (scopes->len && ts_node_start_byte(n) >= ts_node_end_byte(*gl_vec_last(scopes)))
       scopes->len--;
     fn(&w, n, data);
-    if (gl_mem_is(n, "function_definition") || gl_mem_is(n, "lambda")) gl_vec_push(scopes, n);
+    if (GL_IS(n, function_definition) || GL_IS(n, lambda)) gl_vec_push(scopes, n);
   }
   gl_mwalk_free(&w);
 }
@@ -129,15 +129,10 @@ bool gl_mem_is(TSNode n, const char *kind) {
   return !ts_node_is_null(n) && strcmp(ts_node_type(n), kind) == 0;
 }
 
-bool gl_mem_is_scope(TSNode n) {
-  if (ts_node_is_null(n)) return false;
-  const char *t = ts_node_type(n);   /* once: walks ask this of every node */
-  return strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0 ||
-         strcmp(t, "class_definition") == 0;
-}
+bool gl_mem_is_scope(TSNode n) { return gl_parse_opens_scope(n); }
 
 bool gl_mem_callee(const gl_model *m, TSNode call, char *buf, size_t cap) {
-  if (!gl_mem_is(call, "call")) return false;
+  if (!GL_IS(call, call)) return false;
   TSNode fn = gl_parse_child(call, "function", 8);
   return !ts_node_is_null(fn) && gl_model_resolve(m, fn, buf, cap);
 }

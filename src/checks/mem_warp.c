@@ -66,10 +66,10 @@ static bool id_leaves(const gl_mwalk *w) {
     p = gl_mwalk_up(w, ++k, &field);
     f0 = NULL;
   }
-  if (gl_mem_is(p, "return_statement") || gl_mem_is(p, "yield")) return true;
-  if (!gl_mem_is(p, "assignment") || !f0 || strcmp(f0, "right") != 0) return false;
+  if (GL_IS(p, return_statement) || gl_mem_is(p, "yield")) return true;
+  if (!GL_IS(p, assignment) || !f0 || strcmp(f0, "right") != 0) return false;
   TSNode left = gl_parse_child(p, "left", 4);
-  return gl_mem_is(left, "attribute") || gl_mem_is(left, "subscript");
+  return GL_IS(left, attribute) || GL_IS(left, subscript);
 }
 
 static bool is_binding_parent(TSNode p, const char *field) {
@@ -89,20 +89,20 @@ static bool is_binding_parent(TSNode p, const char *field) {
 static void visit_identifier(wstate *st, const gl_mwalk *w, TSNode n) {
   const char *field = gl_mwalk_field(w), *pf = NULL;
   TSNode p = gl_mwalk_up(w, 0, &pf);
-  if (gl_mem_is(p, "attribute")) {
+  if (GL_IS(p, attribute)) {
     if (!field || strcmp(field, "object") != 0) return;   /* the attribute's own name */
     TSNode attr = gl_parse_child(p, "attribute", 9);
     if (gl_mem_text_is(st->ctx->src, attr, "id") && id_leaves(w)) add(st, n, p, W_LEAK);
     return;   /* m.x reads or calls do not keep m */
   }
   if (gl_mem_is(p, "keyword_argument") && field && !strcmp(field, "name")) return;
-  if (gl_mem_is(p, "assignment") && field && !strcmp(field, "left")) {
+  if (GL_IS(p, assignment) && field && !strcmp(field, "left")) {
     TSNode rhs = gl_parse_child(p, "right", 5);
     add(st, n, (TSNode){0}, is_primitive_call(st, rhs) ? W_CTOR : W_OTHER_BIND);
     return;
   }
-  if (gl_mem_is(p, "function_definition")) return;   /* bound in the enclosing scope, above */
-  if (gl_mem_is(p, "class_definition")) {
+  if (GL_IS(p, function_definition)) return;   /* bound in the enclosing scope, above */
+  if (GL_IS(p, class_definition)) {
     add(st, n, (TSNode){0}, W_OTHER_BIND);
     return;
   }
@@ -148,10 +148,10 @@ static void report(const wstate *st, const wfact *leak) {
  * it, before gl_mwalk_scoped pushes the def. */
 static void visit(const gl_mwalk *w, TSNode n, void *data) {
   wstate *st = data;
-  if (gl_mem_is(n, "function_definition") || gl_mem_is(n, "lambda")) {
+  if (GL_IS(n, function_definition) || GL_IS(n, lambda)) {
     TSNode name = gl_parse_child(n, "name", 4);
     if (!ts_node_is_null(name)) add(st, name, (TSNode){0}, W_OTHER_BIND);
-  } else if (gl_mem_is(n, "identifier")) {
+  } else if (GL_IS(n, identifier)) {
     visit_identifier(st, w, n);
   }
 }

@@ -61,14 +61,14 @@ static bool is_cuda_jit(const char *q) {
  * its signature class in *sig; a null node otherwise. */
 static TSNode cuda_kernel(const gl_check_ctx *ctx, TSNode dd, sigkind *sig) {
   TSNode none = {0}, def = gl_parse_child(dd, "definition", 10);
-  if (ts_node_is_null(def) || !is_kind(def, "function_definition")) return none;
+  if (ts_node_is_null(def) || !GL_IS(def, function_definition)) return none;
   char q[QNAME_CAP];
   uint32_t n = ts_node_named_child_count(dd);
   for (uint32_t i = 0; i < n; i++) {
     TSNode d = ts_node_named_child(dd, i);
     if (!is_kind(d, "decorator") || ts_node_named_child_count(d) == 0) continue;
     TSNode e = ts_node_named_child(d, 0), call = {0};
-    if (is_kind(e, "call")) {
+    if (GL_IS(e, call)) {
       call = e;
       e = gl_parse_child(e, "function", 8);
     }
@@ -83,7 +83,7 @@ static TSNode cuda_kernel(const gl_check_ctx *ctx, TSNode dd, sigkind *sig) {
 
 /* n without its unary signs (`-x` -> `x`). */
 static TSNode unsigned_part(TSNode n) {
-  while (!ts_node_is_null(n) && is_kind(n, "unary_operator"))
+  while (!ts_node_is_null(n) && GL_IS(n, unary_operator))
     n = gl_parse_child(n, "argument", 8);
   return n;
 }
@@ -139,7 +139,7 @@ static void report(const gl_check_ctx *ctx, TSNode lit, TSNode expr, sigkind sig
 /* The float literal that makes node's arithmetic float64, or a null node. */
 static TSNode promoting_literal(const gl_source *src, TSNode n) {
   TSNode none = {0};
-  if (is_kind(n, "binary_operator")) {
+  if (GL_IS(n, binary_operator)) {
     TSNode l = gl_parse_child(n, "left", 4);
     TSNode r = gl_parse_child(n, "right", 5);
     TSNode op = gl_parse_child(n, "operator", 8);
@@ -148,17 +148,17 @@ static TSNode promoting_literal(const gl_source *src, TSNode n) {
     if (is_float_literal(src, l) && !is_number_literal(r)) return l;
     return none;
   }
-  if (is_kind(n, "augmented_assignment")) {
+  if (GL_IS(n, augmented_assignment)) {
     TSNode r = gl_parse_child(n, "right", 5);
     TSNode op = gl_parse_child(n, "operator", 8);
     return !ts_node_is_null(r) && arithmetic_operator(src, op) && is_float_literal(src, r) ? r : none;
   }
-  if (is_kind(n, "assignment")) {
+  if (GL_IS(n, assignment)) {
     TSNode l = gl_parse_child(n, "left", 4);
     TSNode r = gl_parse_child(n, "right", 5);
     TSNode ty = gl_parse_child(n, "type", 4);
     if (ts_node_is_null(l) || ts_node_is_null(r) || !ts_node_is_null(ty)) return none;
-    return is_kind(l, "identifier") && is_float_literal(src, r) ? r : none;
+    return GL_IS(l, identifier) && is_float_literal(src, r) ? r : none;
   }
   return none;
 }
@@ -171,7 +171,7 @@ static void scan_body(const gl_check_ctx *ctx, TSNode def, sigkind sig) {
   gl_bscan_init_in(&s, ctx->model, body);
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
-    if (gl_bscan_is_scope(n) || is_kind(n, "decorated_definition")) {
+    if (gl_bscan_is_scope(n) || GL_IS(n, decorated_definition)) {
       gl_bscan_skip(&s);
       continue;
     }
@@ -187,7 +187,7 @@ static void run(const gl_check_ctx *ctx, sigkind want) {
   gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
-    if (!is_kind(n, "decorated_definition")) continue;
+    if (!GL_IS(n, decorated_definition)) continue;
     sigkind sig = SIG_OTHER;
     TSNode def = cuda_kernel(ctx, n, &sig);
     if (ts_node_is_null(def)) continue;

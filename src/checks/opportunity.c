@@ -181,14 +181,14 @@ static void note_module(scan *s, TSNode dotted) {
 }
 
 static void note_import(scan *s, TSNode stmt) {
-  if (is_type(stmt, "import_from_statement")) {
+  if (GL_IS(stmt, import_from_statement)) {
     note_module(s, gl_parse_child(stmt, "module_name", 11));
     return;
   }
   uint32_t n = ts_node_named_child_count(stmt);
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(stmt, i);
-    if (is_type(c, "aliased_import")) c = gl_parse_child(c, "name", 4);
+    if (GL_IS(c, aliased_import)) c = gl_parse_child(c, "name", 4);
     note_module(s, c);
   }
 }

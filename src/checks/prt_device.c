@@ -45,7 +45,7 @@ static bool resolve(const dstate *st, TSNode n, char *q) {
 }
 
 static bool resolve_call(const dstate *st, TSNode call, char *q) {
-  return gl_vio_is(call, "call") &&
+  return GL_IS(call, call) &&
          resolve(st, gl_parse_child(call, "function", 8), q);
 }
 
@@ -125,11 +125,11 @@ static void bind(dstate *st, TSNode n) {
   TSNode left = gl_parse_child(n, "left", 4);
   TSNode right = gl_parse_child(n, "right", 5);
   uint32_t end = ts_node_end_byte(n);
-  if (!gl_vio_is(n, "assignment") || !gl_vio_is(left, "identifier") || ts_node_is_null(right)) {
+  if (!GL_IS(n, assignment) || !GL_IS(left, identifier) || ts_node_is_null(right)) {
     gl_vbind_kill_target(&st->binds, st->ctx->src, st->scope, left, end);
     return;
   }
-  int kind = gl_vio_is(right, "call") ? made_on(st, right) : 0;
+  int kind = GL_IS(right, call) ? made_on(st, right) : 0;
   const dctx *c = current(st);
   if (!kind && c && c->dev >= 0 && gl_model_prov(st->ctx->model, right) == GL_PROV_DEVICE) {
     char q[QCAP];
@@ -140,7 +140,7 @@ static void bind(dstate *st, TSNode n) {
 }
 
 static const gl_vbind *known(const dstate *st, TSNode id, int lib) {
-  if (!gl_vio_is(id, "identifier")) return NULL;
+  if (!GL_IS(id, identifier)) return NULL;
   const gl_vbind *b = gl_vbind_get(&st->binds, st->ctx->src, st->scope, id, ts_node_start_byte(id));
   return b && b->kind && KIND_LIB(b->kind) == lib ? b : NULL;
 }
@@ -198,7 +198,7 @@ static void torch_pair(dstate *st, TSNode a, TSNode b) {
 }
 
 static void on_operator(dstate *st, TSNode op) {
-  bool cmp = gl_vio_is(op, "comparison_operator");
+  bool cmp = GL_IS(op, comparison_operator);
   TSNode l = cmp ? ts_node_named_child(op, 0) : gl_parse_child(op, "left", 4);
   TSNode r = cmp ? ts_node_named_child(op, 1) : gl_parse_child(op, "right", 5);
   cupy_use(st, l);
@@ -257,14 +257,14 @@ void gl_check_cross_device_array_use(const gl_check_ctx *ctx) {
     st.scope = gl_vscope_enter(&st.scopes, n);
     uint32_t at = ts_node_start_byte(n);
     while (st.ctxs.len && at >= st.ctxs.data[st.ctxs.len - 1].end) st.ctxs.len--;
-    if (gl_vio_is(n, "with_statement")) enter_with(&st, n);
-    else if (gl_vio_is(n, "assignment") || gl_vio_is(n, "augmented_assignment") ||
+    if (GL_IS(n, with_statement)) enter_with(&st, n);
+    else if (GL_IS(n, assignment) || GL_IS(n, augmented_assignment) ||
              gl_vio_is(n, "for_statement"))
       bind(&st, n);
-    if (gl_vio_is(n, "binary_operator") || gl_vio_is(n, "comparison_operator") ||
-        gl_vio_is(n, "augmented_assignment"))
+    if (GL_IS(n, binary_operator) || GL_IS(n, comparison_operator) ||
+        GL_IS(n, augmented_assignment))
       on_operator(&st, n);
-    else if (gl_vio_is(n, "call"))
+    else if (GL_IS(n, call))
       on_call(&st, n);
   }
   gl_bscan_free(&s);

@@ -68,7 +68,7 @@ static TSNode gpu_import(const gstate *st, TSNode imp, bool roots) {
   uint32_t n = ts_node_named_child_count(imp);
   for (uint32_t i = 0; i < n; i++) {
     TSNode k = ts_node_named_child(imp, i);
-    if (gl_vio_is(k, "aliased_import")) k = gl_parse_child(k, "name", 4);
+    if (GL_IS(k, aliased_import)) k = gl_parse_child(k, "name", 4);
     if (!gl_vio_is(k, "dotted_name") || !resolve(st, k, q)) continue;
     if (roots ? gpu_root(q) : gpu_module(q)) return k;
   }
@@ -79,7 +79,7 @@ static bool catches_import_error(const gl_source *src, TSNode handler) {
   uint32_t n = ts_node_named_child_count(handler);
   for (uint32_t i = 0; i < n; i++) {
     TSNode k = ts_node_named_child(handler, i);
-    if (gl_vio_is(k, "block")) break;
+    if (GL_IS(k, block)) break;
     uint32_t a = ts_node_start_byte(k), e = ts_node_end_byte(k);
     const char *t = src->bytes + a;
     for (uint32_t j = 0; j + 11 <= e - a; j++)
@@ -97,13 +97,13 @@ static bool optional_gpu_import(const gstate *st, TSNode try_stmt) {
   uint32_t n = ts_node_named_child_count(body);
   for (uint32_t i = 0; i < n && !gpu; i++) {
     TSNode k = ts_node_named_child(body, i);
-    if (gl_vio_is(k, "import_statement") || gl_vio_is(k, "import_from_statement"))
+    if (GL_IS(k, import_statement) || GL_IS(k, import_from_statement))
       gpu = !ts_node_is_null(gpu_import(st, k, true));
   }
   n = ts_node_named_child_count(try_stmt);
   for (uint32_t i = 0; i < n && !handled; i++) {
     TSNode k = ts_node_named_child(try_stmt, i);
-    handled = gl_vio_is(k, "except_clause") && catches_import_error(st->ctx->src, k);
+    handled = GL_IS(k, except_clause) && catches_import_error(st->ctx->src, k);
   }
   return gpu && handled;
 }
@@ -111,7 +111,7 @@ static bool optional_gpu_import(const gstate *st, TSNode try_stmt) {
 /* MOD_NUMPY when v names the numpy module, MOD_GPU a GPU package (`cp`, `cuda`), else 0. */
 static int module_value(const gstate *st, TSNode v) {
   char q[QCAP];
-  if (!gl_vio_is(v, "identifier") && !gl_vio_is(v, "attribute")) return 0;
+  if (!GL_IS(v, identifier) && !GL_IS(v, attribute)) return 0;
   if (!resolve(st, v, q)) return 0;
   return strcmp(q, "numpy") == 0 ? MOD_NUMPY : gpu_root(q) ? MOD_GPU : 0;
 }
@@ -154,7 +154,7 @@ static bool gpu_switch_param(const gl_source *src, TSNode p) {
                                       "use_cupy", "enable_gpu", "with_gpu", NULL};
   TSNode name = gl_parse_child(p, "name", 4);
   TSNode value = gl_parse_child(p, "value", 5);
-  if (!gl_vio_is(name, "identifier") || !gl_vio_is(value, "false")) return false;
+  if (!GL_IS(name, identifier) || !gl_vio_is(value, "false")) return false;
   for (const char *const *k = names; *k; k++)
     if (gl_bscan_text_is(src, name, *k)) return true;
   return false;
@@ -177,18 +177,19 @@ static void look(gstate *st, TSNode n) {
   char q[QCAP];
   const gl_source *src = st->ctx->src;
   TSNode claim = {0};
-  const char *t = ts_node_type(n);   /* once: this runs on every node of the file */
-  if (strcmp(t, "attribute") == 0 || strcmp(t, "identifier") == 0) {
+  TSSymbol sym = ts_node_symbol(n);   /* once: this runs on every node of the file */
+  bool ident = GL_HAS(sym, identifier);
+  if (ident || GL_HAS(sym, attribute)) {
     if (resolve(st, n, q) && is_guard_name(q)) st->guarded = true;
-    if (t[0] == 'i' && gl_bscan_text_is(src, n, "CUDARuntimeError")) st->guarded = true;
-  } else if (strcmp(t, "assignment") == 0) {
+    if (ident && gl_bscan_text_is(src, n, "CUDARuntimeError")) st->guarded = true;
+  } else if (GL_HAS(sym, assignment)) {
     note_modules(st, module_bits(st, gl_parse_child(n, "right", 5)), n);
-  } else if (strcmp(t, "return_statement") == 0) {
+  } else if (GL_HAS(sym, return_statement)) {
     if (ts_node_named_child_count(n) > 0)
       note_modules(st, module_bits(st, ts_node_named_child(n, 0)), n);
-  } else if (strcmp(t, "default_parameter") == 0 || strcmp(t, "typed_default_parameter") == 0) {
+  } else if (GL_HAS(sym, default_parameter) || GL_HAS(sym, typed_default_parameter)) {
     if (gpu_switch_param(src, n)) claim = n;
-  } else if (strcmp(t, "try_statement") == 0) {
+  } else if (GL_HAS(sym, try_statement)) {
     if (optional_gpu_import(st, n)) claim = n;
   }
   if (!ts_node_is_null(claim) && ts_node_is_null(st->claim)) st->claim = claim;
@@ -225,7 +226,7 @@ void gl_check_no_gpu_availability_guard(const gl_check_ctx *ctx) {
   uint32_t count = ts_node_named_child_count(root);
   for (uint32_t i = 0; i < count; i++) {
     TSNode imp = ts_node_named_child(root, i);
-    if (!gl_vio_is(imp, "import_statement") && !gl_vio_is(imp, "import_from_statement")) continue;
+    if (!GL_IS(imp, import_statement) && !GL_IS(imp, import_from_statement)) continue;
     char q[QCAP];
     TSNode mod = gpu_import(&st, imp, false);
     if (ts_node_is_null(mod) || !resolve(&st, mod, q)) continue;

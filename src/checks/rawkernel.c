@@ -76,7 +76,7 @@ static binding mkbind(TSNode t, TSNode value, TSNode scope, bool scoped) {
 }
 
 static void add_binding(rstate *st, TSNode t, TSNode value) {
-  if (is_kind(t, "identifier") || is_kind(t, "attribute")) {
+  if (GL_IS(t, identifier) || GL_IS(t, attribute)) {
     gl_vec_push(&st->binds, mkbind(t, value, (TSNode){0}, false));
     return;
   }
@@ -84,7 +84,7 @@ static void add_binding(rstate *st, TSNode t, TSNode value) {
   TSNode none = {0};
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(t, i);
-    if (is_kind(c, "identifier")) gl_vec_push(&st->binds, mkbind(c, none, none, false));
+    if (GL_IS(c, identifier)) gl_vec_push(&st->binds, mkbind(c, none, none, false));
   }
 }
 
@@ -100,14 +100,14 @@ static void collect(rstate *st) {
       uint32_t k = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps);
       for (uint32_t i = 0; i < k; i++) {
         TSNode p = ts_node_named_child(ps, i);
-        if (!is_kind(p, "identifier")) p = gl_parse_child(p, "name", 4);
-        if (!ts_node_is_null(p) && is_kind(p, "identifier"))
+        if (!GL_IS(p, identifier)) p = gl_parse_child(p, "name", 4);
+        if (!ts_node_is_null(p) && GL_IS(p, identifier))
           gl_vec_push(&st->binds, mkbind(p, (TSNode){0}, n, true));
       }
     } else if (strcmp(t, "assignment") == 0) {
       TSNode l = gl_parse_child(n, "left", 4);
       TSNode r = gl_parse_child(n, "right", 5);
-      bool single = !ts_node_is_null(l) && (is_kind(l, "identifier") || is_kind(l, "attribute"));
+      bool single = !ts_node_is_null(l) && (GL_IS(l, identifier) || GL_IS(l, attribute));
       if (!ts_node_is_null(l)) add_binding(st, l, single ? r : (TSNode){0});
     } else if (strcmp(t, "augmented_assignment") == 0 || strcmp(t, "for_statement") == 0 ||
                strcmp(t, "named_expression") == 0 || strcmp(t, "with_item") == 0) {
@@ -149,7 +149,7 @@ static bool is_string(TSNode n) {
 /* A string literal, or a name bound once (module level or the same def) to one. */
 static TSNode source_text(rstate *st, TSNode e, TSNode scope) {
   if (ts_node_is_null(e) || is_string(e)) return e;
-  if (!is_kind(e, "identifier")) return (TSNode){0};
+  if (!GL_IS(e, identifier)) return (TSNode){0};
   TSNode v = bound_value(st, e, scope);
   if (ts_node_is_null(v) && !ts_node_is_null(scope)) v = bound_value(st, e, (TSNode){0});
   return !ts_node_is_null(v) && is_string(v) ? v : (TSNode){0};
@@ -185,7 +185,7 @@ static bool kernel_sig(rstate *st, TSNode mk, gl_rk_sig *sig, uint32_t *base) {
     if (ts_node_is_null(namenode)) namenode = gl_bscan_kwarg(st->ctx->src, mk, "name");
   } else {
     TSNode recv;
-    if (!gl_bscan_method(st->ctx->src, mk, "get_function", &recv) || !is_kind(recv, "identifier"))
+    if (!gl_bscan_method(st->ctx->src, mk, "get_function", &recv) || !GL_IS(recv, identifier))
       return false;
     TSNode mod = bound_value(st, recv, scope);
     if (ts_node_is_null(mod) && !ts_node_is_null(scope)) mod = bound_value(st, recv, (TSNode){0});
@@ -208,9 +208,9 @@ static bool kernel_sig(rstate *st, TSNode mk, gl_rk_sig *sig, uint32_t *base) {
 
 static TSNode strip(TSNode e) {
   for (;;) {
-    if (is_kind(e, "parenthesized_expression") && ts_node_named_child_count(e) == 1)
+    if (GL_IS(e, parenthesized_expression) && ts_node_named_child_count(e) == 1)
       e = ts_node_named_child(e, 0);
-    else if (is_kind(e, "unary_operator"))
+    else if (GL_IS(e, unary_operator))
       e = gl_parse_child(e, "argument", 8);
     else
       return e;
@@ -219,9 +219,9 @@ static TSNode strip(TSNode e) {
 }
 
 static bool builtin_call(const rstate *st, TSNode e, const char *name) {
-  if (!is_kind(e, "call")) return false;
+  if (!GL_IS(e, call)) return false;
   TSNode fn = gl_parse_child(e, "function", 8);
-  return is_kind(fn, "identifier") && gl_bscan_text_is(st->ctx->src, fn, name) &&
+  return GL_IS(fn, identifier) && gl_bscan_text_is(st->ctx->src, fn, name) &&
          gl_model_is_builtin(st->ctx->model, fn);
 }
 
@@ -237,7 +237,7 @@ static bool is_strided(const gl_source *src, TSNode sl) {
 
 static pyt subscript_type(const gl_source *src, TSNode e) {
   TSNode v = gl_parse_child(e, "value", 5);
-  if (is_kind(v, "attribute") &&
+  if (GL_IS(v, attribute) &&
       gl_bscan_text_is(src, gl_parse_child(v, "attribute", 9), "shape"))
     return PY_INT;
   uint32_t k = ts_node_named_child_count(e);
@@ -253,14 +253,14 @@ static pyt subscript_type(const gl_source *src, TSNode e) {
 static pyt leaf_type(rstate *st, TSNode e, const TSNode *scope) {
   const gl_source *src = st->ctx->src;
   e = strip(e);
-  if (!ts_node_is_null(e) && scope && is_kind(e, "identifier")) e = strip(bound_value(st, e, *scope));
+  if (!ts_node_is_null(e) && scope && GL_IS(e, identifier)) e = strip(bound_value(st, e, *scope));
   if (ts_node_is_null(e)) return PY_UNKNOWN;
   if (is_kind(e, "integer")) return PY_INT;
   if (is_kind(e, "float")) return PY_FLOAT;
   if (builtin_call(st, e, "len") || builtin_call(st, e, "int")) return PY_INT;
   if (builtin_call(st, e, "float")) return PY_FLOAT;
-  if (is_kind(e, "subscript")) return subscript_type(src, e);
-  if (!is_kind(e, "attribute")) return PY_UNKNOWN;
+  if (GL_IS(e, subscript)) return subscript_type(src, e);
+  if (!GL_IS(e, attribute)) return PY_UNKNOWN;
   TSNode at = gl_parse_child(e, "attribute", 9);
   if (gl_bscan_text_is(src, at, "size") || gl_bscan_text_is(src, at, "ndim")) return PY_INT;
   if (gl_bscan_text_is(src, at, "T") || gl_bscan_text_is(src, at, "mT")) return PY_STRIDED;
@@ -271,7 +271,7 @@ static pyt leaf_type(rstate *st, TSNode e, const TSNode *scope) {
  * is involved. */
 static pyt expr_type(rstate *st, TSNode e, TSNode scope) {
   e = strip(e);
-  if (ts_node_is_null(e) || !is_kind(e, "binary_operator")) return leaf_type(st, e, NULL);
+  if (ts_node_is_null(e) || !GL_IS(e, binary_operator)) return leaf_type(st, e, NULL);
   TSNode op = gl_parse_child(e, "operator", 8);
   pyt l = leaf_type(st, gl_parse_child(e, "left", 4), &scope);
   pyt r = leaf_type(st, gl_parse_child(e, "right", 5), &scope);
@@ -287,7 +287,7 @@ static pyt expr_type(rstate *st, TSNode e, TSNode scope) {
 /* The type of a launch argument: the expression's, or for a name, that of its one binding in the
  * call's def. */
 static pyt arg_type(rstate *st, TSNode e, TSNode scope) {
-  if (!is_kind(e, "identifier")) return expr_type(st, e, scope);
+  if (!GL_IS(e, identifier)) return expr_type(st, e, scope);
   TSNode v = bound_value(st, e, scope);
   return ts_node_is_null(v) ? PY_UNKNOWN : expr_type(st, v, scope);
 }
@@ -335,7 +335,7 @@ static gl_rk_type dtype_class(const rstate *st, TSNode e) {
   char q[QNAME_CAP];
   if (ts_node_is_null(e)) return GL_RK_UNKNOWN;
   if (is_kind(e, "string")) return str_body(src, e, &p, &n) ? dtype_word(p, n) : GL_RK_UNKNOWN;
-  if (is_kind(e, "identifier") && gl_model_is_builtin(st->ctx->model, e)) {
+  if (GL_IS(e, identifier) && gl_model_is_builtin(st->ctx->model, e)) {
     if (gl_bscan_text_is(src, e, "float")) return GL_RK_F64;
     return gl_bscan_text_is(src, e, "int") ? GL_RK_I64 : GL_RK_UNKNOWN;
   }
@@ -366,7 +366,7 @@ static gl_rk_type array_of_call(const rstate *st, TSNode call) {
   const gl_source *src = st->ctx->src;
   TSNode recv, d;
   char q[QNAME_CAP];
-  if (!is_kind(call, "call")) return GL_RK_UNKNOWN;
+  if (!GL_IS(call, call)) return GL_RK_UNKNOWN;
   if (gl_bscan_method(src, call, "astype", &recv)) {
     d = gl_bscan_arg(call, 0);
     return dtype_class(st, ts_node_is_null(d) ? gl_bscan_kwarg(src, call, "dtype") : d);
@@ -387,7 +387,7 @@ static gl_rk_type array_of_call(const rstate *st, TSNode call) {
 
 /* The element class of an array argument: a call, or a name bound once in the launch's def. */
 static gl_rk_type array_elem(rstate *st, TSNode e, TSNode scope) {
-  if (is_kind(e, "identifier")) e = bound_value(st, e, scope);
+  if (GL_IS(e, identifier)) e = bound_value(st, e, scope);
   return ts_node_is_null(e) ? GL_RK_UNKNOWN : array_of_call(st, e);
 }
 
@@ -426,13 +426,13 @@ static void check_array_arg(rstate *st, TSNode a, TSNode scope, const gl_rk_para
 
 static void check_launch(rstate *st, TSNode call) {
   TSNode fn = gl_parse_child(call, "function", 8);
-  if (ts_node_is_null(fn) || (!is_kind(fn, "identifier") && !is_kind(fn, "attribute"))) return;
+  if (ts_node_is_null(fn) || (!GL_IS(fn, identifier) && !GL_IS(fn, attribute))) return;
   TSNode scope = scope_of(st, call);
   TSNode mk = bound_value(st, fn, scope);
   if (ts_node_is_null(mk) && !ts_node_is_null(scope)) mk = bound_value(st, fn, (TSNode){0});
   gl_rk_sig sig;
   uint32_t base = 0;
-  if (ts_node_is_null(mk) || !is_kind(mk, "call") || !kernel_sig(st, mk, &sig, &base)) return;
+  if (ts_node_is_null(mk) || !GL_IS(mk, call) || !kernel_sig(st, mk, &sig, &base)) return;
   TSNode args = gl_bscan_arg(call, 2);
   if (ts_node_named_child_count(args) != sig.n) return;
   const gl_source *src = st->ctx->src;

@@ -46,9 +46,9 @@ static bool resolve(const sstate *st, TSNode n, char *q) {
 
 /* `open(...)` with the builtin open. */
 static bool is_open_call(const sstate *st, TSNode n) {
-  if (!gl_vio_is(n, "call")) return false;
+  if (!GL_IS(n, call)) return false;
   TSNode fn = gl_parse_child(n, "function", 8);
-  return gl_vio_is(fn, "identifier") && gl_bscan_text_is(st->ctx->src, fn, "open") &&
+  return GL_IS(fn, identifier) && gl_bscan_text_is(st->ctx->src, fn, "open") &&
          gl_model_is_builtin(st->ctx->model, fn);
 }
 
@@ -60,12 +60,12 @@ static bool is_file_bytes(const sstate *st, TSNode n) {
   if (!gl_vio_method(st->ctx->src, n, meth, sizeof meth, &recv)) return false;
   if (strcmp(meth, "read") == 0) {
     if (is_open_call(st, recv)) return true;
-    if (!gl_vio_is(recv, "identifier")) return false;
+    if (!GL_IS(recv, identifier)) return false;
     const gl_vbind *b =
         gl_vbind_get(&st->binds, st->ctx->src, st->scope, recv, ts_node_start_byte(recv));
     return b && b->kind == K_FILE;
   }
-  if (strcmp(meth, "read_bytes") != 0 || !gl_vio_is(recv, "call")) return false;
+  if (strcmp(meth, "read_bytes") != 0 || !GL_IS(recv, call)) return false;
   TSNode fn = gl_parse_child(recv, "function", 8);
   return resolve(st, fn, q) && strcmp(q, "pathlib.Path") == 0;
 }
@@ -118,16 +118,16 @@ static bool column_pick(TSNode sub) {
 static TSNode staged_read(const sstate *st, TSNode e) {
   TSNode none = {0};
   for (int i = 0; i < MAX_UNWRAP && !ts_node_is_null(e); i++) {
-    if (gl_vio_is(e, "parenthesized_expression")) {
+    if (GL_IS(e, parenthesized_expression)) {
       e = ts_node_named_child(e, 0);
-    } else if (gl_vio_is(e, "subscript")) {
+    } else if (GL_IS(e, subscript)) {
       if (st->pandas && !column_pick(e)) return none;
       e = gl_parse_child(e, "value", 5);
-    } else if (gl_vio_is(e, "identifier")) {
+    } else if (GL_IS(e, identifier)) {
       const gl_vbind *b =
           gl_vbind_get(&st->binds, st->ctx->src, st->scope, e, ts_node_start_byte(e));
       return b && b->kind == K_READ ? b->node : none;
-    } else if (gl_vio_is(e, "call")) {
+    } else if (GL_IS(e, call)) {
       TSNode next = {0};
       int r = classify_call(st, e, &next);
       if (r == 1) return e;
@@ -145,26 +145,26 @@ static void note_binding(sstate *st, TSNode n) {
   const gl_source *src = st->ctx->src;
   uint32_t end = ts_node_end_byte(n);
   TSNode left = gl_parse_child(n, "left", 4);
-  if (gl_vio_is(n, "assignment") && gl_vio_is(left, "identifier")) {
+  if (GL_IS(n, assignment) && GL_IS(left, identifier)) {
     TSNode right = gl_parse_child(n, "right", 5);
     TSNode rd = ts_node_is_null(right) ? right : staged_read(st, right);
     gl_vbind_set(&st->binds, src, st->scope, left, end, ts_node_is_null(rd) ? K_NONE : K_READ,
                  rd);
-  } else if (gl_vio_is(n, "assignment") || gl_vio_is(n, "augmented_assignment") ||
+  } else if (GL_IS(n, assignment) || GL_IS(n, augmented_assignment) ||
              gl_vio_is(n, "for_statement")) {
     gl_vbind_kill_target(&st->binds, src, st->scope, left, end);
   } else if (gl_vio_is(n, "as_pattern")) {
     TSNode alias = gl_parse_child(n, "alias", 5);
     TSNode target = gl_vio_is(alias, "as_pattern_target") ? ts_node_named_child(alias, 0) : alias;
     TSNode value = ts_node_named_child(n, 0);
-    if (gl_vio_is(target, "identifier"))
+    if (GL_IS(target, identifier))
       gl_vbind_set(&st->binds, src, st->scope, target, end,
                    is_open_call(st, value) ? K_FILE : K_NONE, value);
   } else if (gl_vio_is(n, "named_expression")) {
     TSNode name = gl_parse_child(n, "name", 4);
     TSNode value = gl_parse_child(n, "value", 5);
     TSNode rd = ts_node_is_null(value) ? value : staged_read(st, value);
-    if (gl_vio_is(name, "identifier"))
+    if (GL_IS(name, identifier))
       gl_vbind_set(&st->binds, src, st->scope, name, end, ts_node_is_null(rd) ? K_NONE : K_READ,
                    rd);
   }
@@ -208,7 +208,7 @@ static TSNode upload_source(const sstate *st, TSNode call) {
   char q[QCAP];
   TSNode fn = gl_parse_child(call, "function", 8);
   if (st->pandas) return gl_bscan_arg(call, 0);
-  if (gl_vio_is(fn, "attribute") && !resolve(st, fn, q))
+  if (GL_IS(fn, attribute) && !resolve(st, fn, q))
     return gl_parse_child(fn, "object", 6);
   return gl_bscan_arg(call, 0);
 }
@@ -252,7 +252,7 @@ static void run(const gl_check_ctx *ctx, bool pandas) {
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
     st.scope = gl_vscope_enter(&st.scopes, n);
-    if (gl_vio_is(n, "call")) look_at_call(&st, n);
+    if (GL_IS(n, call)) look_at_call(&st, n);
     else note_binding(&st, n);
   }
   gl_bscan_free(&s);

@@ -45,8 +45,8 @@ static uint64_t pos(TSNode n) {
 }
 
 static bool is_operation(TSNode n) {
-  return is_kind(n, "binary_operator") || is_kind(n, "unary_operator") ||
-         is_kind(n, "subscript") || is_kind(n, "augmented_assignment");
+  return GL_IS(n, binary_operator) || GL_IS(n, unary_operator) ||
+         GL_IS(n, subscript) || GL_IS(n, augmented_assignment);
 }
 
 /* The library a qualified name belongs to (cupyx counts as cupy), or NULL. */
@@ -129,12 +129,12 @@ static void scan_code(const tstate *st, TSNode code, TSNode self, int helpers, f
       continue;
     }
     uint32_t roles = gl_model_roles(m, n);
-    if (is_kind(n, "call")) note_lib(st, n, f);
+    if (GL_IS(n, call)) note_lib(st, n, f);
     if (roles & SYNC_ROLES)
       add_sync(f, n);
     else if ((roles & WORK_ROLES) || (is_operation(n) && gl_model_prov(m, n) == GL_PROV_DEVICE))
       add_work(f, n);
-    else if (helpers > 0 && is_kind(n, "call"))
+    else if (helpers > 0 && GL_IS(n, call))
       helper_call(st, n, self, f);
   }
   gl_bscan_free(&s);
@@ -147,12 +147,12 @@ static TSNode stmt_code(const tstate *st, TSNode stmt, TSNode *self) {
   *self = none;
   if (ts_node_is_null(stmt)) return none;
   char q[QNAME_CAP];
-  if (is_kind(stmt, "call") && gl_bscan_callee(st->ctx->model, stmt, q, sizeof q) &&
+  if (GL_IS(stmt, call) && gl_bscan_callee(st->ctx->model, stmt, q, sizeof q) &&
       strcmp(q, "functools.partial") == 0)
     stmt = gl_bscan_arg(stmt, 0);
   if (ts_node_is_null(stmt)) return none;
-  if (is_kind(stmt, "lambda")) return gl_parse_child(stmt, "body", 4);
-  if (!is_kind(stmt, "identifier") || gl_model_resolve(st->ctx->model, stmt, q, sizeof q))
+  if (GL_IS(stmt, lambda)) return gl_parse_child(stmt, "body", 4);
+  if (!GL_IS(stmt, identifier) || gl_model_resolve(st->ctx->model, stmt, q, sizeof q))
     return none;
   TSNode def = gl_bscan_def_named(st->ctx->src, &st->defs, stmt);
   if (ts_node_is_null(def)) return none;
@@ -248,7 +248,7 @@ static void visit_call(const tstate *st, TSNode call, const gl_bnodes *asgs) {
     return;
   }
   if (!is_timer_run(st->ctx->src, call, &recv)) return;
-  if (is_kind(recv, "identifier")) recv = bound_timer(st, recv, asgs->data, asgs->len);
+  if (GL_IS(recv, identifier)) recv = bound_timer(st, recv, asgs->data, asgs->len);
   if (is_timer_ctor(st, recv)) check_stmt(st, recv, stmt_arg(st, recv));
 }
 
@@ -264,11 +264,11 @@ void gl_check_timeit_without_sync(const gl_check_ctx *ctx) {
   gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n)) {
-    if (is_kind(n, "call")) gl_vec_push(&calls, n);
-    if (!is_kind(n, "assignment")) continue;
+    if (GL_IS(n, call)) gl_vec_push(&calls, n);
+    if (!GL_IS(n, assignment)) continue;
     TSNode left = gl_parse_child(n, "left", 4);
     TSNode right = gl_parse_child(n, "right", 5);
-    if (!ts_node_is_null(left) && is_kind(left, "identifier") && is_timer_ctor(&st, right))
+    if (!ts_node_is_null(left) && GL_IS(left, identifier) && is_timer_ctor(&st, right))
       gl_vec_push(&asgs, n);
   }
   gl_bscan_free(&s);

@@ -93,8 +93,7 @@ static TSNode strip_parens(TSNode n) {
 
 static bool is_name(TSNode n) {
   if (ts_node_is_null(n)) return false;
-  const char *t = ts_node_type(n);
-  return strcmp(t, "identifier") == 0 || strcmp(t, "attribute") == 0;
+  return GL_IS(n, identifier) || GL_IS(n, attribute);
 }
 
 /* The interval a subtraction `close - open` measures, or {-1, -1}. */

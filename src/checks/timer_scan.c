@@ -63,16 +63,16 @@ static gl_tlib lib_of_qname(const char *q, size_t len) {
 /* The name an expression is built on: `a` of a.b(c)[d].e, or a null node. */
 static TSNode base_name(TSNode n) {
   for (int guard = 0; guard < 64 && !ts_node_is_null(n); guard++) {
-    if (is(n, "identifier")) return n;
-    const char *t = ts_node_type(n);
-    if (strcmp(t, "attribute") == 0) n = gl_parse_child(n, "object", 6);
-    else if (strcmp(t, "call") == 0) n = gl_parse_child(n, "function", 8);
-    else if (strcmp(t, "subscript") == 0) n = gl_parse_child(n, "value", 5);
-    else if (strcmp(t, "binary_operator") == 0) n = gl_parse_child(n, "left", 4);
-    else if (strcmp(t, "unary_operator") == 0) n = gl_parse_child(n, "argument", 8);
-    else if (strcmp(t, "parenthesized_expression") == 0) n = ts_node_named_child(n, 0);
-    else if (strcmp(t, "augmented_assignment") == 0) n = gl_parse_child(n, "left", 4);
-    else if (strcmp(t, "comparison_operator") == 0) n = ts_node_named_child(n, 0);
+    TSSymbol sym = ts_node_symbol(n);
+    if (GL_HAS(sym, identifier)) return n;
+    if (GL_HAS(sym, attribute)) n = gl_parse_child(n, "object", 6);
+    else if (GL_HAS(sym, call)) n = gl_parse_child(n, "function", 8);
+    else if (GL_HAS(sym, subscript)) n = gl_parse_child(n, "value", 5);
+    else if (GL_HAS(sym, binary_operator)) n = gl_parse_child(n, "left", 4);
+    else if (GL_HAS(sym, unary_operator)) n = gl_parse_child(n, "argument", 8);
+    else if (GL_HAS(sym, parenthesized_expression)) n = ts_node_named_child(n, 0);
+    else if (GL_HAS(sym, augmented_assignment)) n = gl_parse_child(n, "left", 4);
+    else if (GL_HAS(sym, comparison_operator)) n = ts_node_named_child(n, 0);
     else break;
   }
   return (TSNode){0};
@@ -81,7 +81,7 @@ static TSNode base_name(TSNode n) {
 /* The library of an expression's callee or base name when it resolves to a module. */
 static gl_tlib lib_of_expr(const gl_tscan *s, TSNode n) {
   char q[QNAME_CAP];
-  TSNode fn = is(n, "call") ? gl_parse_child(n, "function", 8) : n;
+  TSNode fn = GL_IS(n, call) ? gl_parse_child(n, "function", 8) : n;
   if (!ts_node_is_null(fn) && gl_model_resolve(s->model, fn, q, sizeof q))
     return lib_of_qname(q, strlen(q));
   TSNode b = base_name(n);
@@ -121,7 +121,7 @@ static uint8_t extra_clock_kind(const gl_tscan *s, TSNode call) {
 static bool library_device_call(const gl_tscan *s, TSNode call) {
   if (gl_model_prov(s->model, call) != GL_PROV_DEVICE) return false;
   TSNode fn = gl_parse_child(call, "function", 8);
-  if (is(fn, "attribute") &&
+  if (GL_IS(fn, attribute) &&
       gl_model_prov(s->model, gl_parse_child(fn, "object", 6)) == GL_PROV_DEVICE)
     return true;
   char q[QNAME_CAP];
@@ -129,21 +129,20 @@ static bool library_device_call(const gl_tscan *s, TSNode call) {
          lib_of_qname(q, strlen(q)) != GL_TLIB_NONE;
 }
 
-static uint8_t classify(const gl_tscan *s, TSNode n) {
-  const char *t = ts_node_type(n);
+static uint8_t classify(const gl_tscan *s, TSNode n, TSSymbol sym) {
   uint32_t roles = gl_model_roles(s->model, n);
   const uint32_t work = GL_ROLE_GPU_WORK | GL_ROLE_DEVICE_RETURNING | GL_ROLE_ALLOC | GL_ROLE_H2D;
   if (roles & (GL_ROLE_SYNC | GL_ROLE_D2H)) return GL_TEV_SYNC;
-  if (strcmp(t, "call") == 0) {
+  if (GL_HAS(sym, call)) {
     if (roles & GL_ROLE_TIMER) return clock_kind(s, n);
     uint8_t extra = extra_clock_kind(s, n);
     if (extra) return extra;
     if ((roles & work) || library_device_call(s, n)) return GL_TEV_WORK;
-    return is(gl_parse_child(n, "function", 8), "identifier") ? GL_TEV_LOCAL : 0;
+    return GL_IS(gl_parse_child(n, "function", 8), identifier) ? GL_TEV_LOCAL : 0;
   }
-  bool op = strcmp(t, "binary_operator") == 0 || strcmp(t, "unary_operator") == 0 ||
-            strcmp(t, "comparison_operator") == 0 || strcmp(t, "subscript") == 0 ||
-            strcmp(t, "augmented_assignment") == 0;
+  bool op = GL_HAS(sym, binary_operator) || GL_HAS(sym, unary_operator) ||
+            GL_HAS(sym, comparison_operator) || GL_HAS(sym, subscript) ||
+            GL_HAS(sym, augmented_assignment);
   if (!op) return 0;
   if ((roles & work) || gl_model_prov(s->model, n) == GL_PROV_DEVICE) return GL_TEV_WORK;
   return 0;
@@ -159,12 +158,12 @@ static void add_binding(gl_tscan *s, TSNode name, uint32_t rhs, uint32_t pos, in
 static void visit_assignment(gl_tscan *s, TSNode n, const frame *f) {
   TSNode left = gl_parse_child(n, "left", 4);
   TSNode right = gl_parse_child(n, "right", 5);
-  if (!(is(left, "identifier") || is(left, "attribute"))) return;
+  if (!(GL_IS(left, identifier) || GL_IS(left, attribute))) return;
   /* a clock read on the right is linked after the walk (gl_tscan_build, by position) */
-  add_binding(s, left, is(right, "call") ? ts_node_start_byte(right) : 0, ts_node_end_byte(n), f->fn);
-  if (!is(right, "call")) return;
+  add_binding(s, left, GL_IS(right, call) ? ts_node_start_byte(right) : 0, ts_node_end_byte(n), f->fn);
+  if (!GL_IS(right, call)) return;
   gl_tlib lib = lib_of_expr(s, right);
-  if (lib != GL_TLIB_NONE && is(left, "identifier"))
+  if (lib != GL_TLIB_NONE && GL_IS(left, identifier))
     gl_vec_push(&s->libnames, ((gl_tlibname){ts_node_start_byte(left), ts_node_end_byte(left),
                                              ts_node_end_byte(n), lib}));
 }
@@ -173,7 +172,7 @@ static void visit_import(gl_tscan *s, TSNode n) {
   uint32_t count = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(n, i);
-    if (is(c, "aliased_import")) c = gl_parse_child(c, "name", 4);
+    if (GL_IS(c, aliased_import)) c = gl_parse_child(c, "name", 4);
     if (!is(c, "dotted_name")) continue;
     uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(c);
     s->libs |= 1u << lib_of_qname(s->src->bytes + a, b - a);
@@ -186,7 +185,7 @@ static void visit_with(gl_tscan *s, TSNode n, const frame *f) {
   TSNode value = is(item, "with_item") ? gl_parse_child(item, "value", 5) : item;
   if (is(value, "as_pattern")) value = ts_node_named_child(value, 0); /* `Timer() as t` */
   TSNode body = gl_parse_child(n, "body", 4);
-  if (!is(value, "call") || ts_node_is_null(body)) return;
+  if (!GL_IS(value, call) || ts_node_is_null(body)) return;
   gl_vec_push(&s->withs, ((gl_twith){value, body, f->fn, f->cond}));
 }
 
@@ -202,32 +201,30 @@ static void visit_decorated(gl_tscan *s, TSNode n) {
                                            ts_node_start_byte(n), lib}));
 }
 
-static void visit(gl_tscan *s, TSNode n, const frame *f) {
-  uint8_t kind = classify(s, n);
+static void visit(gl_tscan *s, TSNode n, TSSymbol sym, const frame *f) {
+  uint8_t kind = classify(s, n, sym);
   if (kind) {
     gl_tevent e = {n, ts_node_start_byte(n), ts_node_end_byte(n), kind, f->fn, f->cond};
     gl_vec_push(&s->events, e);
   }
-  const char *t = ts_node_type(n);
-  if (strcmp(t, "assignment") == 0) visit_assignment(s, n, f);
-  else if (strcmp(t, "binary_operator") == 0) {
+  if (GL_HAS(sym, assignment)) visit_assignment(s, n, f);
+  else if (GL_HAS(sym, binary_operator)) {
     TSNode op = gl_parse_child(n, "operator", 8);
     if (is(op, "-")) gl_vec_push(&s->subs, n);
-  } else if (strcmp(t, "import_statement") == 0 || strcmp(t, "import_from_statement") == 0)
+  } else if (GL_HAS(sym, import_statement) || GL_HAS(sym, import_from_statement))
     visit_import(s, n);
-  else if (strcmp(t, "with_statement") == 0) visit_with(s, n, f);
-  else if (strcmp(t, "decorated_definition") == 0) visit_decorated(s, n);
+  else if (GL_HAS(sym, with_statement)) visit_with(s, n, f);
+  else if (GL_HAS(sym, decorated_definition)) visit_decorated(s, n);
 }
 
 /* ---- the walk ------------------------------------------------------------------------------ */
 
-static bool opens_cond(TSNode n, const char *field, const frame *parent) {
-  const char *t = ts_node_type(n);
-  if (strcmp(t, "block") == 0)
+static bool opens_cond(TSSymbol sym, const char *field, const frame *parent) {
+  if (GL_HAS(sym, block))
     return field && strcmp(field, "consequence") == 0 && is(parent->node, "if_statement");
-  return strcmp(t, "elif_clause") == 0 || strcmp(t, "else_clause") == 0 ||
-         strcmp(t, "except_clause") == 0 || strcmp(t, "except_group_clause") == 0 ||
-         strcmp(t, "case_clause") == 0;
+  return GL_HAS(sym, elif_clause) || GL_HAS(sym, else_clause) ||
+         GL_HAS(sym, except_clause) || GL_HAS(sym, except_group_clause) ||
+         GL_HAS(sym, case_clause);
 }
 
 /* Parameters bind their names at the def (they shadow names of enclosing scopes). */
@@ -236,9 +233,9 @@ static void add_params(gl_tscan *s, TSNode def, int32_t fn) {
   uint32_t count = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
   for (uint32_t i = 0; i < count; i++) {
     TSNode p = ts_node_named_child(params, i);
-    TSNode name = is(p, "identifier") ? p : gl_parse_child(p, "name", 4);
+    TSNode name = GL_IS(p, identifier) ? p : gl_parse_child(p, "name", 4);
     if (ts_node_is_null(name)) name = ts_node_named_child(p, 0); /* typed, *args, **kw */
-    if (is(name, "identifier")) add_binding(s, name, 0, ts_node_start_byte(def), fn);
+    if (GL_IS(name, identifier)) add_binding(s, name, 0, ts_node_start_byte(def), fn);
   }
 }
 
@@ -268,18 +265,18 @@ static void add_class(gl_tscan *s, TSNode n) {
 static void enter(gl_tscan *s, frame_stack *st, TSNode n, const char *field) {
   const frame parent = *gl_vec_last(st);
   frame f = {n, parent.fn, parent.cond, -1, 0};
-  const char *t = ts_node_type(n);
-  if (opens_cond(n, field, &parent)) {
+  TSSymbol sym = ts_node_symbol(n);
+  if (opens_cond(sym, field, &parent)) {
     gl_vec_push(&s->conds, ((gl_tspan){ts_node_start_byte(n), ts_node_end_byte(n), parent.cond}));
     f.cond = (int32_t)s->conds.len - 1;
   }
-  if (strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0) add_fn(s, n, &f, &parent);
-  else if (strcmp(t, "decorated_definition") == 0) f.cls_body = parent.cls_body;
-  else if (strcmp(t, "class_definition") == 0) add_class(s, n);
-  else if (strcmp(t, "block") == 0 && is(parent.node, "class_definition"))
+  if (GL_HAS(sym, function_definition) || GL_HAS(sym, lambda)) add_fn(s, n, &f, &parent);
+  else if (GL_HAS(sym, decorated_definition)) f.cls_body = parent.cls_body;
+  else if (GL_HAS(sym, class_definition)) add_class(s, n);
+  else if (GL_HAS(sym, block) && GL_IS(parent.node, class_definition))
     f.cls_body = (int32_t)s->classes.len - 1;
   gl_vec_push(st, f);
-  if (ts_node_is_named(n)) visit(s, n, &f);
+  if (ts_node_is_named(n)) visit(s, n, sym, &f);
 }
 
 /* Every named node below the root in document order, from the model's index; the frames on the

@@ -12,17 +12,11 @@ bool gl_vio_is(TSNode n, const char *kind) {
   return !ts_node_is_null(n) && strcmp(ts_node_type(n), kind) == 0;
 }
 
-static bool opens_scope(TSNode n) {
-  if (ts_node_is_null(n)) return false;
-  const char *t = ts_node_type(n);   /* once: the walk asks this of every node */
-  return strcmp(t, "function_definition") == 0 || strcmp(t, "lambda") == 0 ||
-         strcmp(t, "class_definition") == 0;
-}
 
 uint32_t gl_vscope_enter(gl_vscopes *s, TSNode n) {
   uint32_t at = ts_node_start_byte(n);
   while (s->len > 0 && at >= s->data[s->len - 1].end) s->len--;
-  if (opens_scope(n)) {
+  if (gl_parse_opens_scope(n)) {
     gl_vscope sc = {at, ts_node_end_byte(n)};
     gl_vec_push(s, sc);
   }
@@ -39,19 +33,19 @@ void gl_vbind_set(gl_vbinds *b, const gl_source *src, uint32_t scope, TSNode nam
 void gl_vbind_kill_target(gl_vbinds *b, const gl_source *src, uint32_t scope, TSNode target,
                           uint32_t from) {
   TSNode none = {0};
-  if (gl_vio_is(target, "identifier")) {
+  if (GL_IS(target, identifier)) {
     gl_vbind_set(b, src, scope, target, from, 0, none);
     return;
   }
   if (!gl_vio_is(target, "pattern_list") && !gl_vio_is(target, "tuple_pattern") &&
-      !gl_vio_is(target, "list_pattern") && !gl_vio_is(target, "parenthesized_expression") &&
+      !gl_vio_is(target, "list_pattern") && !GL_IS(target, parenthesized_expression) &&
       !gl_vio_is(target, "tuple") && !gl_vio_is(target, "list") &&
       !gl_vio_is(target, "list_splat_pattern") && !gl_vio_is(target, "expression_list"))
     return;
   uint32_t n = ts_node_named_child_count(target);
   for (uint32_t i = 0; i < n; i++) {
     TSNode k = ts_node_named_child(target, i);
-    if (gl_vio_is(k, "identifier")) gl_vbind_set(b, src, scope, k, from, 0, none);
+    if (GL_IS(k, identifier)) gl_vbind_set(b, src, scope, k, from, 0, none);
     else if (gl_vio_is(k, "list_splat_pattern") && ts_node_named_child_count(k) > 0)
       gl_vbind_set(b, src, scope, ts_node_named_child(k, 0), from, 0, none);
   }
@@ -92,9 +86,9 @@ void gl_vio_text(const gl_source *src, TSNode n, char *buf, size_t cap) {
 }
 
 bool gl_vio_method(const gl_source *src, TSNode call, char *buf, size_t cap, TSNode *recv) {
-  if (!gl_vio_is(call, "call") || cap == 0) return false;
+  if (!GL_IS(call, call) || cap == 0) return false;
   TSNode fn = gl_parse_child(call, "function", 8);
-  if (!gl_vio_is(fn, "attribute")) return false;
+  if (!GL_IS(fn, attribute)) return false;
   TSNode attr = gl_parse_child(fn, "attribute", 9);
   TSNode obj = gl_parse_child(fn, "object", 6);
   if (ts_node_is_null(attr) || ts_node_is_null(obj)) return false;

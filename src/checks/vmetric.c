@@ -179,7 +179,7 @@ void gl_check_metric_mismatch_in_port(const gl_check_ctx *ctx) {
   gl_bscan_init_in(&s, ctx->model, ts_tree_root_node(ctx->tree));
   TSNode n;
   while (gl_bscan_next(&s, &n))
-    if (gl_vio_is(n, "call")) look(&st, n);
+    if (GL_IS(n, call)) look(&st, n);
   gl_bscan_free(&s);
   /* with IVF indexes in the file, a flat index is probably a quantizer: the IVF index's own
    * metric is the one that ranks */

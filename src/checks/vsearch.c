@@ -98,9 +98,9 @@ static bool is_exact(const vstate *st, TSNode call, const char *q) {
 
 static bool is_set_value(const vstate *st, TSNode n) {
   if (gl_vio_is(n, "set") || gl_vio_is(n, "set_comprehension")) return true;
-  if (!gl_vio_is(n, "call")) return false;
+  if (!GL_IS(n, call)) return false;
   TSNode fn = gl_parse_child(n, "function", 8);
-  return gl_vio_is(fn, "identifier") &&
+  return GL_IS(fn, identifier) &&
          (gl_bscan_text_is(st->ctx->src, fn, "set") ||
           gl_bscan_text_is(st->ctx->src, fn, "frozenset"));
 }
@@ -116,9 +116,9 @@ static void add_branches(vstate *st, TSNode n) {
   for (uint32_t i = 0; i < count; i++) {
     TSNode k = ts_node_named_child(n, i);
     bool clause = cond ? i != 1
-                       : gl_vio_is(k, "block") || gl_vio_is(k, "elif_clause") ||
-                             gl_vio_is(k, "else_clause") || gl_vio_is(k, "except_clause") ||
-                             gl_vio_is(k, "case_clause");
+                       : GL_IS(k, block) || GL_IS(k, elif_clause) ||
+                             GL_IS(k, else_clause) || GL_IS(k, except_clause) ||
+                             GL_IS(k, case_clause);
     if (!clause) continue;
     branch b = {owner, ts_node_start_byte(k), ts_node_end_byte(k)};
     gl_vec_push(&st->branches, b);
@@ -152,23 +152,23 @@ static void add_early_exit(vstate *st, TSNode n, uint32_t scope_end) {
   if (!ts_node_is_null(gl_parse_child(n, "alternative", 11))) return;
   uint32_t k = ts_node_named_child_count(cons);
   TSNode last = k ? ts_node_named_child(cons, k - 1) : cons;
-  if (!gl_vio_is(last, "return_statement") && !gl_vio_is(last, "raise_statement")) return;
+  if (!GL_IS(last, return_statement) && !gl_vio_is(last, "raise_statement")) return;
   branch b = {ts_node_start_byte(n), ts_node_end_byte(n), scope_end};
   if (b.start < b.end) gl_vec_push(&st->branches, b);
 }
 
 static void look(vstate *st, TSNode n, uint32_t scope) {
-  if (gl_vio_is(n, "call")) {
+  if (GL_IS(n, call)) {
     look_at_call(st, n, scope);
-  } else if (gl_vio_is(n, "identifier") || gl_vio_is(n, "string_content")) {
+  } else if (GL_IS(n, identifier) || gl_vio_is(n, "string_content")) {
     if (recall_text(st->ctx->src, n)) st->recall = true;
-  } else if (gl_vio_is(n, "binary_operator")) {
+  } else if (GL_IS(n, binary_operator)) {
     TSNode op = gl_parse_child(n, "operator", 8);
     if (!ts_node_is_null(op) && strcmp(ts_node_type(op), "&") == 0 &&
         (is_set_value(st, gl_parse_child(n, "left", 4)) ||
          is_set_value(st, gl_parse_child(n, "right", 5))))
       st->recall = true;
-  } else if (gl_vio_is(n, "if_statement") || gl_vio_is(n, "try_statement") ||
+  } else if (gl_vio_is(n, "if_statement") || GL_IS(n, try_statement) ||
              gl_vio_is(n, "conditional_expression") || gl_vio_is(n, "match_statement")) {
     add_branches(st, n);
     if (gl_vio_is(n, "if_statement")) {

@@ -98,7 +98,7 @@ static void learn(wstate *st, uint16_t t, jlib lib) {
 /* The maker an expression names: `cuda.jit`, or the callee of `cuda.jit(...)`. */
 static const maker *maker_of(const gl_model *m, TSNode e) {
   char q[QNAME_CAP];
-  if (is_kind(e, "call")) e = gl_parse_child(e, "function", 8);
+  if (GL_IS(e, call)) e = gl_parse_child(e, "function", 8);
   if (ts_node_is_null(e) || !gl_model_resolve(m, e, q, sizeof q)) return NULL;
   return find_maker(q);
 }
@@ -128,13 +128,13 @@ static bool marks_time(const wstate *st, TSNode call) {
 
 static void learn_types(wstate *st, TSNode n) {
   const gl_model *m = st->ctx->model;
-  if (is_kind(n, "call")) {
+  if (GL_IS(n, call)) {
     const maker *mk = maker_of(m, n);
     if (mk) learn(st, gl_model_type(m, n), mk->lib);
     learn_event(st, n);
     return;
   }
-  if (!is_kind(n, "decorated_definition")) return;
+  if (!GL_IS(n, decorated_definition)) return;
   TSNode def = gl_parse_child(n, "definition", 10);
   TSNode name = ts_node_is_null(def) ? def : gl_parse_child(def, "name", 4);
   if (ts_node_is_null(name)) return;
@@ -152,17 +152,17 @@ static void learn_types(wstate *st, TSNode n) {
 static TSNode called_name(const wstate *st, TSNode call) {
   TSNode none = {0}, fn = gl_parse_child(call, "function", 8);
   if (ts_node_is_null(fn)) return none;
-  if (is_kind(fn, "identifier")) return fn;
-  if (is_kind(fn, "subscript")) {
+  if (GL_IS(fn, identifier)) return fn;
+  if (GL_IS(fn, subscript)) {
     TSNode v = gl_parse_child(fn, "value", 5);
-    return !ts_node_is_null(v) && is_kind(v, "identifier") ? v : none;
+    return !ts_node_is_null(v) && GL_IS(v, identifier) ? v : none;
   }
   char q[QNAME_CAP];
   if (!gl_model_resolve(st->ctx->model, fn, q, sizeof q)) return none;
   if (strcmp(q, "warp.launch") != 0 && strcmp(q, "warp.launch_tiled") != 0) return none;
   TSNode k = gl_bscan_arg(call, 0);
   if (ts_node_is_null(k)) k = gl_bscan_kwarg(st->ctx->src, call, "kernel");
-  return !ts_node_is_null(k) && is_kind(k, "identifier") ? k : none;
+  return !ts_node_is_null(k) && GL_IS(k, identifier) ? k : none;
 }
 
 static void collect_scopes(wstate *st) {
@@ -171,7 +171,7 @@ static void collect_scopes(wstate *st) {
   gl_bscan s;
   gl_bscan_init_in(&s, st->ctx->model, root);
   while (gl_bscan_next(&s, &n)) {
-    if (is_kind(n, "function_definition") || is_kind(n, "lambda")) gl_vec_push(&st->scopes, n);
+    if (GL_IS(n, function_definition) || GL_IS(n, lambda)) gl_vec_push(&st->scopes, n);
     learn_types(st, n);
   }
   gl_bscan_free(&s);
@@ -181,8 +181,8 @@ static void collect_scopes(wstate *st) {
 static void note_local(wstate *st, TSNode asg, uint32_t i) {
   TSNode left = gl_parse_child(asg, "left", 4);
   TSNode right = gl_parse_child(asg, "right", 5);
-  if (ts_node_is_null(left) || ts_node_is_null(right) || !is_kind(left, "identifier")) return;
-  if (!is_kind(right, "call") || !maker_of(st->ctx->model, right)) return;
+  if (ts_node_is_null(left) || ts_node_is_null(right) || !GL_IS(left, identifier)) return;
+  if (!GL_IS(right, call) || !maker_of(st->ctx->model, right)) return;
   *gl_vec_grow(&st->locals) = (site){asg, left, GL_TYPE_NONE, i};
 }
 
@@ -200,12 +200,12 @@ static void collect_sites(wstate *st, uint32_t i) {
     }
     bool bound = !ts_node_is_null(target) && ts_node_eq(n, target);
     target = (TSNode){0};
-    if (is_kind(n, "assignment")) target = gl_parse_child(n, "left", 4);
-    if (is_kind(n, "function_definition")) target = gl_parse_child(n, "name", 4);
-    if (i > 0 && is_kind(n, "assignment")) note_local(st, n, i);
-    if (is_kind(n, "identifier") && !bound && jit_type(st, gl_model_type(m, n)))
+    if (GL_IS(n, assignment)) target = gl_parse_child(n, "left", 4);
+    if (GL_IS(n, function_definition)) target = gl_parse_child(n, "name", 4);
+    if (i > 0 && GL_IS(n, assignment)) note_local(st, n, i);
+    if (GL_IS(n, identifier) && !bound && jit_type(st, gl_model_type(m, n)))
       *gl_vec_grow(&st->uses) = (site){n, n, gl_model_type(m, n), i};
-    if (!is_kind(n, "call")) continue;
+    if (!GL_IS(n, call)) continue;
     if (marks_time(st, n)) *gl_vec_grow(&st->timers) = (site){n, n, 0, i};
     TSNode name = called_name(st, n);
     if (ts_node_is_null(name)) continue;
@@ -222,7 +222,7 @@ static bool region_ok(wstate *st, const site *t1, const site *t2) {
   if (!gl_bscan_chain_in(st->ctx->model, st->ctx->tree, t1->call, &st->chain)) return false;
   for (size_t k = st->chain.len - 1; k > 0; k--) {
     TSNode p = st->chain.data[k - 1], stmt = st->chain.data[k];
-    if (!is_kind(p, "block") && !is_kind(p, "module")) continue;
+    if (!GL_IS(p, block) && !GL_IS(p, module)) continue;
     uint32_t b = ts_node_start_byte(t2->call);
     return b >= ts_node_end_byte(stmt) && ts_node_end_byte(t2->call) <= ts_node_end_byte(p);
   }

@@ -54,7 +54,7 @@ static void note_with(gstate *st, TSNode w) {
     if (is_kind(v, "as_pattern")) {
       TSNode alias = gl_parse_child(v, "alias", 5);
       TSNode id = ts_node_is_null(alias) ? alias : ts_node_named_child(alias, 0);
-      if (!ts_node_is_null(id) && is_kind(id, "identifier")) gl_vec_push(&st->tapes, id);
+      if (!ts_node_is_null(id) && GL_IS(id, identifier)) gl_vec_push(&st->tapes, id);
     }
   }
 }
@@ -65,13 +65,13 @@ static void note_call(gstate *st, TSNode n) {
   if (!gl_bscan_callee_in(st->ctx->model, n, launch, 2)) return;
   TSNode k = gl_bscan_arg(n, 0);
   if (ts_node_is_null(k)) k = gl_bscan_kwarg(st->ctx->src, n, "kernel");
-  if (!ts_node_is_null(k) && is_kind(k, "identifier")) gl_vec_push(&st->taped, k);
+  if (!ts_node_is_null(k) && GL_IS(k, identifier)) gl_vec_push(&st->taped, k);
 }
 
 static void note_assignment(gstate *st, TSNode n) {
   TSNode l = gl_parse_child(n, "left", 4);
   TSNode r = gl_parse_child(n, "right", 5);
-  if (ts_node_is_null(l) || ts_node_is_null(r) || !is_kind(l, "identifier") || !is_kind(r, "call"))
+  if (ts_node_is_null(l) || ts_node_is_null(r) || !GL_IS(l, identifier) || !GL_IS(r, call))
     return;
   if (!gl_bscan_callee_in(st->ctx->model, r, makers, sizeof makers / sizeof makers[0])) return;
   TSNode rg = gl_bscan_kwarg(st->ctx->src, r, "requires_grad");
@@ -83,20 +83,20 @@ static void note_assignment(gstate *st, TSNode n) {
 /* `tape.gradients[x]` (tape a name bound by `with wp.Tape() as tape`) or `x.grad`. */
 static void note_grad_read(gstate *st, TSNode n) {
   const gl_source *src = st->ctx->src;
-  if (is_kind(n, "subscript")) {
+  if (GL_IS(n, subscript)) {
     TSNode v = gl_parse_child(n, "value", 5);
-    if (ts_node_is_null(v) || !is_kind(v, "attribute")) return;
+    if (ts_node_is_null(v) || !GL_IS(v, attribute)) return;
     TSNode obj = gl_parse_child(v, "object", 6);
     TSNode at = gl_parse_child(v, "attribute", 9);
     TSNode x = gl_parse_child(n, "subscript", 9);
-    if (gl_bscan_text_is(src, at, "gradients") && is_kind(obj, "identifier") &&
-        has_text(src, &st->tapes, obj) && !ts_node_is_null(x) && is_kind(x, "identifier"))
+    if (gl_bscan_text_is(src, at, "gradients") && GL_IS(obj, identifier) &&
+        has_text(src, &st->tapes, obj) && !ts_node_is_null(x) && GL_IS(x, identifier))
       gl_vec_push(&st->grad_reads, x);
     return;
   }
   TSNode obj = gl_parse_child(n, "object", 6);
   TSNode at = gl_parse_child(n, "attribute", 9);
-  if (gl_bscan_text_is(src, at, "grad") && is_kind(obj, "identifier"))
+  if (gl_bscan_text_is(src, at, "grad") && GL_IS(obj, identifier))
     gl_vec_push(&st->grad_reads, obj);
 }
 
@@ -126,7 +126,7 @@ static bool reads_array(const gl_source *src, TSNode e, TSNode arr) {
   TSNode n;
   bool hit = false;
   while (!hit && gl_bscan_next(&s, &n)) {
-    if (!is_kind(n, "subscript")) continue;
+    if (!GL_IS(n, subscript)) continue;
     TSNode v = gl_parse_child(n, "value", 5);
     hit = !ts_node_is_null(v) && gl_bscan_same_text(src, v, arr);
   }
@@ -147,12 +147,12 @@ static void check_overwrites(gstate *st, const gl_kernel *k) {
       gl_bscan_skip(&s);
       continue;
     }
-    if (!is_kind(n, "assignment")) continue;
+    if (!GL_IS(n, assignment)) continue;
     TSNode l = gl_parse_child(n, "left", 4);
     TSNode r = gl_parse_child(n, "right", 5);
-    if (ts_node_is_null(l) || ts_node_is_null(r) || !is_kind(l, "subscript")) continue;
+    if (ts_node_is_null(l) || ts_node_is_null(r) || !GL_IS(l, subscript)) continue;
     TSNode arr = gl_parse_child(l, "value", 5);
-    if (ts_node_is_null(arr) || !is_kind(arr, "identifier") || !reads_array(src, r, arr)) continue;
+    if (ts_node_is_null(arr) || !GL_IS(arr, identifier) || !reads_array(src, r, arr)) continue;
     int al = (int)(ts_node_end_byte(arr) - ts_node_start_byte(arr));
     snprintf(msg, sizeof msg,
              "the kernel overwrites `%.*s` with a value computed from `%.*s` while a `wp.Tape` "

@@ -43,13 +43,13 @@ static bool is_kind(TSNode n, const char *kind) { return strcmp(ts_node_type(n),
 static bool is_loop(TSNode n) { return is_kind(n, "for_statement") || is_kind(n, "while_statement"); }
 
 static bool is_scope(TSNode n) {
-  return is_kind(n, "function_definition") || is_kind(n, "lambda") || is_kind(n, "class_definition");
+  return GL_IS(n, function_definition) || GL_IS(n, lambda) || GL_IS(n, class_definition);
 }
 
 /* The last identifier of a callee (`wp.launch` -> launch), or a null node. */
 static TSNode callee_name(TSNode fn) {
-  if (is_kind(fn, "identifier")) return fn;
-  if (is_kind(fn, "attribute")) return gl_parse_child(fn, "attribute", 9);
+  if (GL_IS(fn, identifier)) return fn;
+  if (GL_IS(fn, attribute)) return gl_parse_child(fn, "attribute", 9);
   return (TSNode){0};
 }
 
@@ -99,8 +99,8 @@ static void count_launch(wstate *st, TSNode call) {
 
 /* A name or an attribute chain on one (`cx`, `self.state.x`). */
 static bool is_chain(TSNode n) {
-  while (is_kind(n, "attribute")) n = gl_parse_child(n, "object", 6);
-  return !ts_node_is_null(n) && is_kind(n, "identifier");
+  while (GL_IS(n, attribute)) n = gl_parse_child(n, "object", 6);
+  return !ts_node_is_null(n) && GL_IS(n, identifier);
 }
 
 /* Adds the plain names among a launch argument (a list / tuple display's elements, or the
@@ -140,10 +140,10 @@ static bool target_rebinds(const wstate *st, TSNode t) {
   bool hit = false, more = true;
   while (more && !hit) {
     TSNode x = ts_tree_cursor_current_node(&c);
-    bool chain = is_kind(x, "identifier") || is_kind(x, "attribute");
+    bool chain = GL_IS(x, identifier) || GL_IS(x, attribute);
     for (size_t i = 0; chain && is_chain(x) && i < st->names.len && !hit; i++)
       hit = rebinds(st->ctx->src, x, st->names.data[i]);
-    more = advance(&c, !chain && !is_kind(x, "subscript"));
+    more = advance(&c, !chain && !GL_IS(x, subscript));
   }
   ts_tree_cursor_delete(&c);
   return hit;
@@ -151,7 +151,7 @@ static bool target_rebinds(const wstate *st, TSNode t) {
 
 /* The binding target of an assignment, augmented assignment, for loop or `:=`, or a null node. */
 static TSNode binding_target(TSNode n) {
-  if (is_kind(n, "assignment") || is_kind(n, "augmented_assignment") ||
+  if (GL_IS(n, assignment) || GL_IS(n, augmented_assignment) ||
       is_kind(n, "for_statement"))
     return gl_parse_child(n, "left", 4);
   if (is_kind(n, "named_expression")) return gl_parse_child(n, "name", 4);
@@ -199,7 +199,7 @@ static void enter_call(wstate *st, TSNode call) {
   const gl_source *src = st->ctx->src;
   /* An attribute callee names its function; an identifier may be an alias (`from warp import
    * launch as run`), so only identifiers are resolved whatever their text. */
-  bool any = is_kind(fn, "identifier");
+  bool any = GL_IS(fn, identifier);
   bool launch = any || text_is(src, name, "launch") || text_is(src, name, "launch_tiled");
   bool capture = any || text_is(src, name, "ScopedCapture") || text_is(src, name, "capture_begin") ||
                  text_is(src, name, "capture_launch");
@@ -217,7 +217,7 @@ static void enter(wstate *st, TSNode n) {
   if (is_loop(n) || is_scope(n)) {
     wframe f = {.node = n, .scope = is_scope(n), .base = st->calls.len};
     gl_vec_push(&st->stack, f);
-  } else if (is_kind(n, "call")) {
+  } else if (GL_IS(n, call)) {
     enter_call(st, n);
   }
 }

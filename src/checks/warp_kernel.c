@@ -35,8 +35,8 @@ static void check_params(const gl_check_ctx *ctx, const gl_kernel *k) {
   uint32_t n = ts_node_is_null(ps) ? 0 : ts_node_named_child_count(ps);
   for (uint32_t i = 0; i < n; i++) {
     TSNode p = ts_node_named_child(ps, i);
-    if (is_kind(p, "default_parameter")) p = gl_parse_child(p, "name", 4);
-    if (ts_node_is_null(p) || !is_kind(p, "identifier")) continue;
+    if (GL_IS(p, default_parameter)) p = gl_parse_child(p, "name", 4);
+    if (ts_node_is_null(p) || !GL_IS(p, identifier)) continue;
     report_text(ctx, p, "kernel parameter",
                 "has no type annotation: Warp needs the type of every kernel argument "
                 "(`a: wp.array(dtype=float)`, `n: int`) to generate the kernel, and raises "
@@ -58,7 +58,7 @@ static bool is_display(TSNode n) {
 
 static void visit(const gl_check_ctx *ctx, const gl_kernel *k, TSNode n, gl_bscan *s) {
   char q[QNAME_CAP];
-  if (is_kind(n, "call") && gl_bscan_callee(ctx->model, n, q, sizeof q)) {
+  if (GL_IS(n, call) && gl_bscan_callee(ctx->model, n, q, sizeof q)) {
     if (strcmp(q, "warp.static") == 0) gl_bscan_skip(s);
     else if (strcmp(q, "warp.tid") == 0 && k->kind == GL_K_WARP_FUNC)
       report_text(ctx, n, "",
@@ -74,7 +74,7 @@ static void visit(const gl_check_ctx *ctx, const gl_kernel *k, TSNode n, gl_bsca
     gl_bscan_skip(s);
     return;
   }
-  if (k->kind == GL_K_WARP && is_kind(n, "return_statement") && ts_node_named_child_count(n) > 0)
+  if (k->kind == GL_K_WARP && GL_IS(n, return_statement) && ts_node_named_child_count(n) > 0)
     report_text(ctx, n, "",
                 "returns a value from a kernel, which Warp rejects: write the result to an "
                 "output array");
@@ -113,16 +113,16 @@ static void host_node(TSNode n, void *data) {
   wstate *st = data;
   const gl_check_ctx *ctx = st->ctx;
   static const char *const launch[] = {"warp.launch"};
-  if (is_kind(n, "assignment")) {
+  if (GL_IS(n, assignment)) {
     TSNode l = gl_parse_child(n, "left", 4);
     TSNode r = gl_parse_child(n, "right", 5);
-    if (ts_node_is_null(l) || !is_kind(l, "identifier")) return;
+    if (ts_node_is_null(l) || !GL_IS(l, identifier)) return;
     wdev d = D_OTHER;
     if (!ts_node_is_null(r) && gl_bscan_callee_in(ctx->model, r, array_makers,
                                                   sizeof array_makers / sizeof array_makers[0]))
       d = literal_device(ctx->src, gl_bscan_kwarg(ctx->src, r, "device"));
     gl_vec_push(&st->binds, ((wbind){l, d}));
-  } else if (is_kind(n, "call") && gl_bscan_callee_in(ctx->model, n, launch, 1) &&
+  } else if (GL_IS(n, call) && gl_bscan_callee_in(ctx->model, n, launch, 1) &&
              literal_device(ctx->src, gl_bscan_kwarg(ctx->src, n, "device")) != D_OTHER) {
     gl_vec_push(&st->launches, n);
   }
@@ -153,7 +153,7 @@ static void check_launch_devices(wstate *st, TSNode call) {
     uint32_t n = ts_node_named_child_count(l);
     for (uint32_t i = 0; i < n; i++) {
       TSNode a = ts_node_named_child(l, i);
-      if (!is_kind(a, "identifier")) continue;
+      if (!GL_IS(a, identifier)) continue;
       wdev have = device_of(st, a);
       if (have == D_OTHER || have == want) continue;
       int al = (int)(ts_node_end_byte(a) - ts_node_start_byte(a));

@@ -118,6 +118,56 @@ static void test_child_by_field(void **state) {
   ts_tree_delete(t);
 }
 
+/* gl_parse_is answers strcmp(ts_node_type(n), name) == 0 for every node, named or anonymous,
+ * aliased or not, and every type of GL_PARSE_TYPES. */
+static void test_type_sets(void **state) {
+  static const char code[] =
+      "import a.b as c\nfrom d import (e as f, g)\n@deco\nclass K(B):\n    x: int = 1\n"
+      "    def m(self, p=1, *, q: int = 2, **kw):\n        return lambda y: y + p\n"
+      "async def h():\n    async with w() as v, u:\n        await v\n"
+      "    try:\n        pass\n    except* E as e:\n        pass\n    except (A, B):\n        pass\n"
+      "    else:\n        pass\n    finally:\n        pass\n"
+      "match z:\n    case [1, *rest] if rest:\n        t = -z[0] ** 2 < 3 <= 4\n    case _:\n"
+      "        t += (z.a)(1)\nprint >> sys.stderr, 'x'\nexec 'code'\nif a: b\nelif c: d\n"
+      "lambda: 0\nx = [i for i in y if i]\n";
+  const char *names[] = {
+#define NAME(n) #n,
+      GL_PARSE_TYPES(NAME)
+#undef NAME
+  };
+  const gl_types *T = gl_parse_types();
+  const gl_type_set *sets[] = {
+#define SET(n) &T->n,
+      GL_PARSE_TYPES(SET)
+#undef SET
+  };
+  assert_true(ts_language_symbol_count(gl_parse_language()) <= 64 * GL_PARSE_SYMBOL_WORDS);
+  TSTree *t = PARSE_OK(code);
+  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(t));
+  size_t nodes = 0, hits = 0;
+  for (bool more = true; more;) {
+    TSNode n = ts_tree_cursor_current_node(&c);
+    nodes++;
+    for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+      bool want = strcmp(ts_node_type(n), names[k]) == 0;
+      if (gl_parse_is(n, sets[k]) != want)
+        fail_msg("node '%s' at %u, type %s", ts_node_type(n), ts_node_start_byte(n), names[k]);
+      hits += want;
+    }
+    if (ts_tree_cursor_goto_first_child(&c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(&c))
+      if (!ts_tree_cursor_goto_parent(&c)) {
+        more = false;
+        break;
+      }
+  }
+  ts_tree_cursor_delete(&c);
+  if (nodes <= 250 || hits <= 60) fail_msg("%zu nodes, %zu hits", nodes, hits);
+  assert_false(gl_parse_is((TSNode){0}, &T->call));
+  assert_true(GL_IS(ts_tree_root_node(t), module));
+  ts_tree_delete(t);
+}
+
 static void test_empty_and_blank_files(void **state) {
   TSTree *t = PARSE_OK("");
   assert_type(ts_tree_root_node(t), "module");
@@ -343,6 +393,7 @@ int main(void) {
       cmocka_unit_test(test_max_depth_default_and_explicit),
       cmocka_unit_test(test_simple_file),
       cmocka_unit_test(test_child_by_field),
+      cmocka_unit_test(test_type_sets),
       cmocka_unit_test(test_empty_and_blank_files),
       cmocka_unit_test(test_syntax_error_keeps_tree),
       cmocka_unit_test(test_many_comment_lines_then_code),
