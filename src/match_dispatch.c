@@ -22,8 +22,10 @@
 
 #define MAX_CAPS 16     /* captures of one pattern read early */
 
-/* Fields that hold exactly one node, of the node types that hold them: only through these is a
- * field path "fixed" (ts_node_child_by_field_id returns the first node of a field). */
+/* Fields that hold exactly one node, of the node types that hold them (tree-sitter-python's
+ * grammar.js: not `for_in_clause right`, `subscript subscript` or `if_statement alternative`,
+ * which repeat): only through these is a field path "fixed" (ts_node_child_by_field_id returns
+ * the first node of a field). */
 static const struct {
   const char *type, *field;
 } single_fields[] = {
@@ -31,6 +33,14 @@ static const struct {
     {"attribute", "object"},       {"attribute", "attribute"},
     {"keyword_argument", "name"},  {"keyword_argument", "value"},
     {"binary_operator", "left"},   {"binary_operator", "right"},
+    {"if_statement", "condition"}, {"elif_clause", "condition"},
+    {"while_statement", "condition"},
+    {"for_statement", "left"},     {"for_statement", "right"},
+    {"assignment", "left"},        {"assignment", "right"},
+    {"augmented_assignment", "left"}, {"augmented_assignment", "right"},
+    {"interpolation", "expression"}, {"subscript", "value"},
+    {"import_from_statement", "module_name"},
+    {"aliased_import", "name"},    {"aliased_import", "alias"},
 };
 
 /* What the analysis of one pattern found. */

@@ -126,6 +126,48 @@ static bool captures_ok(const site *s, size_t k, const TSQueryPredicateStep *arg
   return ok;
 }
 
+/* True when regex r[0, n) has a '|' outside parentheses and classes: then a leading ^ anchors
+ * only the first branch. */
+static bool top_level_bar(const char *r, uint32_t n) {
+  int depth = 0;
+  bool in_class = false;
+  for (uint32_t i = 0; i < n; i++) {
+    char c = r[i];
+    if (c == '\\') i++;
+    else if (in_class) in_class = c != ']';
+    else if (c == '[') in_class = true;
+    else if (c == '(') depth++;
+    else if (c == ')') depth--;
+    else if (c == '|' && depth == 0) return true;
+  }
+  return false;
+}
+
+/* p->prefix: the literal characters after a leading ^ (letters, digits, '_', and '\\.' '\\-'
+ * '\\/' escapes), stopping before one a quantifier follows. A subject that does not start with
+ * it cannot match, which the evaluation checks before running the regex. */
+static void literal_prefix(gl_pred *p) {
+  const char *r = p->strings[0];
+  uint32_t n = p->lens[0];
+  p->prefix_len = 0;
+  if (n < 2 || r[0] != '^' || top_level_bar(r, n)) return;
+  for (uint32_t i = 1; i < n && p->prefix_len < GL_PRED_PREFIX_MAX;) {
+    char c = r[i];
+    uint32_t w = 1;
+    if (c == '\\' && i + 1 < n && (r[i + 1] == '.' || r[i + 1] == '-' || r[i + 1] == '/')) {
+      c = r[i + 1];
+      w = 2;
+    } else if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                 c == '_')) {
+      break;
+    }
+    char next = i + w < n ? r[i + w] : '\0';
+    if (next == '*' || next == '?' || next == '+' || next == '{') break;
+    p->prefix[p->prefix_len++] = c;
+    i += w;
+  }
+}
+
 static bool compile_regex(const site *s, size_t k, gl_pred *p) {
   int code = 0;
   PCRE2_SIZE eoff = 0;
@@ -133,6 +175,7 @@ static bool compile_regex(const site *s, size_t k, gl_pred *p) {
                         &code, &eoff, NULL);
   if (p->re) {
     (void)pcre2_jit_compile(p->re, PCRE2_JIT_COMPLETE);   /* failure: the interpreter runs it */
+    literal_prefix(p);
     return true;
   }
   PCRE2_UCHAR msg[256];
@@ -281,9 +324,10 @@ static bool same(const char *a, uint32_t alen, const char *b, uint32_t blen) {
   return alen == blen && memcmp(a, b, alen) == 0;
 }
 
-/* A regex search; a match error (limit hit) counts as no match and is remembered. */
-static bool regex_finds(gl_pred_env *env, const pcre2_code *re, const char *s, size_t len) {
-  int rc = pcre2_match(re, (PCRE2_SPTR)s, len, 0, 0, env->md, env->mctx);
+/* p's regex search; a match error (limit hit) counts as no match and is remembered. */
+static bool regex_finds(gl_pred_env *env, const gl_pred *p, const char *s, size_t len) {
+  if (len < p->prefix_len || memcmp(s, p->prefix, p->prefix_len) != 0) return false;
+  int rc = pcre2_match(p->re, (PCRE2_SPTR)s, len, 0, 0, env->md, env->mctx);
   if (rc >= 0) return true;
   if (rc != PCRE2_ERROR_NOMATCH) env->regex_limit_hit = true;
   return false;
@@ -343,7 +387,7 @@ static bool test_node(const gl_pred *p, TSNode n, const TSQueryMatch *m, gl_pred
       return true;
     case GL_PRED_MATCH:
       text = node_text(env, n, &len);
-      return regex_finds(env, p->re, text, len);
+      return regex_finds(env, p, text, len);
     case GL_PRED_ANY_OF:
       text = node_text(env, n, &len);
       break;
@@ -352,7 +396,7 @@ static bool test_node(const gl_pred *p, TSNode n, const TSQueryMatch *m, gl_pred
       text = env->qbuf;
       break;
     case GL_PRED_RESOLVES_MATCH:
-      return resolves(env, n, &len) && regex_finds(env, p->re, env->qbuf, len);
+      return resolves(env, n, &len) && regex_finds(env, p, env->qbuf, len);
     case GL_PRED_IN_LOOP:
       return env->model && gl_model_in_loop(env->model, n);
     case GL_PRED_ROLE:

@@ -43,6 +43,7 @@ typedef enum gl_pred_kind {
   GL_PRED_BUILTIN,          /* #builtin? @fn "print" ...: a builtin (unbound) name among these */
 } gl_pred_kind;
 
+#define GL_PRED_PREFIX_MAX 32
 typedef struct gl_pred {
   gl_pred_kind kind;
   bool negated;
@@ -52,6 +53,8 @@ typedef struct gl_pred {
   uint32_t *lens;           /* owned; strings may hold NUL bytes (the "\0" escape) */
   uint32_t nstrings;
   pcre2_code *re;           /* owned: the regex of #match?, #not-match?, #resolves-match? */
+  char prefix[GL_PRED_PREFIX_MAX];   /* what every subject the regex matches starts with: the */
+  uint8_t prefix_len;                /* literal after a leading ^ ("^cuspatial(\\.|$)"), or 0 */
   uint32_t roles;           /* #role?: the GL_ROLE_* bits named */
   uint16_t *types;          /* owned: #type?: the type ids named (nstrings of them) */
 } gl_pred;

@@ -222,6 +222,15 @@ static void test_match_and_not_match(void **state) {
   /* a search, not a full match; escapes reach PCRE2 decoded once */
   assert_int_equal(count("((identifier) @hit (#match? @hit \"up\"))", code), 2);
   assert_int_equal(count("((string) @hit (#match? @hit \"a\\\\.b\"))", "'a.b'\n'axb'\n"), 1);
+  /* the literal after ^ is checked before the regex runs: these must still match as PCRE2 does */
+  const char *ids = "abc\nxab\nac\nxc\naa\nbc\nab_c\n";
+  assert_int_equal(count("((identifier) @hit (#match? @hit \"^ab\"))", ids), 2);      /* abc ab_c */
+  assert_int_equal(count("((identifier) @hit (#match? @hit \"^ab|c\"))", ids), 5);    /* + ac xc bc */
+  assert_int_equal(count("((identifier) @hit (#match? @hit \"^ab?c\"))", ids), 2);    /* abc ac */
+  assert_int_equal(count("((identifier) @hit (#match? @hit \"^a{2}\"))", ids), 1);    /* aa */
+  assert_int_equal(count("((identifier) @hit (#match? @hit \"^[ab]c\"))", ids), 2);   /* ac bc */
+  assert_int_equal(count("((identifier) @hit (#not-match? @hit \"^ab\"))", ids), 5);
+  assert_int_equal(count("((attribute) @hit (#match? @hit \"^a\\\\.b$\"))", "a.b\nab.b\n"), 1);
 }
 
 static void test_any_of_and_not_any_of(void **state) {
