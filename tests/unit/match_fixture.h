@@ -52,6 +52,20 @@ static inline void set_free(gl_ruleset *set) {
   free(set);
 }
 
+/* An eager matcher of set; fails the test on any load error. */
+static inline gl_matcher *matcher_ok(const gl_ruleset *set) {
+  gl_diag_list errs = {0};
+  gl_matcher *m = gl_match_new(set, gl_parse_language(), &errs);
+  if (errs.len) {
+    char buf[2048];
+    gl_diag_format(&errs.data[0], buf, sizeof(buf));
+    fail_msg("unexpected load error: %s", buf);
+  }
+  assert_non_null(m);
+  gl_vec_free(&errs);
+  return m;
+}
+
 /* Parses code as t.py, builds its model and runs m over it with a fresh ctx (match_limit as
  * gl_match_ctx_new takes it); findings in match order. */
 static inline void lint_buffer(const gl_matcher *m, uint32_t match_limit, const char *code,

@@ -47,19 +47,6 @@ static void lint_with(const gl_matcher *m, uint32_t match_limit, const char *cod
   if (out->findings.len) qsort(out->findings.data, out->findings.len, sizeof(gl_finding), cmp_finding);
 }
 
-static gl_matcher *matcher_ok(const gl_ruleset *set) {
-  gl_diag_list errs = {0};
-  gl_matcher *m = gl_match_new(set, gl_parse_language(), &errs);
-  if (errs.len) {
-    char buf[2048];
-    gl_diag_format(&errs.data[0], buf, sizeof(buf));
-    fail_msg("unexpected load error: %s", buf);
-  }
-  assert_non_null(m);
-  gl_vec_free(&errs);
-  return m;
-}
-
 /* Runs one enabled rule with query q over code; returns the number of findings and, through
  * lines (when not NULL), their start lines in order. */
 static size_t count_lines(const char *q, const char *code, uint32_t *lines, size_t cap) {

@@ -30,19 +30,6 @@
 static const spec walk_spec = {"GPU999", "((_) @hit (#eq? @hit \"never_here_at_all()\"))", 0,
                                NULL, 0, true, NULL};
 
-static gl_matcher *matcher_ok(const gl_ruleset *set) {
-  gl_diag_list errs = {0};
-  gl_matcher *m = gl_match_new(set, gl_parse_language(), &errs);
-  if (errs.len) {
-    char buf[2048];
-    gl_diag_format(&errs.data[0], buf, sizeof(buf));
-    fail_msg("unexpected load error: %s", buf);
-  }
-  gl_vec_free(&errs);
-  assert_non_null(m);
-  return m;
-}
-
 /* "ID line:col message" of each finding, sorted, one a line, into buf. */
 static void render(const gl_file_result *out, char *buf, size_t cap) {
   char lines[64][160];
