@@ -34,6 +34,8 @@ typedef struct gl_mpattern {
 typedef struct gl_mname {
   uint32_t pattern;            /* index into gl_matcher.patterns (disabled in the query) */
   TSSymbol symbol;             /* identifier or attribute */
+  const gl_pred *filter;       /* its first positive #resolves-to? / #resolves-match? on @hit:
+                                * a node whose name fails it is not offered (match_run.c) */
 } gl_mname;
 
 /* Dispatch by root node (match_dispatch.c). A slot is a fixed field path below a pattern's root:

@@ -45,14 +45,16 @@ static const char *name_pattern_type(const char *t, uint32_t i, uint32_t end) {
   }
 }
 
-/* True when a predicate of p can only hold on a name that resolves. */
-static bool needs_resolution(const gl_mpattern *p) {
+/* The first predicate of p that can only hold on a name that resolves (a positive
+ * #resolves-to? / #resolves-match? on @hit), or NULL. */
+static const gl_pred *resolution_filter(const gl_mpattern *p, uint32_t hit) {
   for (uint32_t k = 0; k < p->npreds; k++) {
     const gl_pred *d = &p->preds[k];
-    if (!d->negated && (d->kind == GL_PRED_RESOLVES_TO || d->kind == GL_PRED_RESOLVES_MATCH))
-      return true;
+    if (!d->negated && d->capture == hit &&
+        (d->kind == GL_PRED_RESOLVES_TO || d->kind == GL_PRED_RESOLVES_MATCH))
+      return d;
   }
-  return false;
+  return NULL;
 }
 
 void gl_match_names_take(gl_matcher *m, const gl_qtext *qt) {
@@ -62,10 +64,11 @@ void gl_match_names_take(gl_matcher *m, const gl_qtext *qt) {
     uint32_t end = ts_query_end_byte_for_pattern(m->query, i);
     if (end > qt->len || start >= end) continue;
     const char *type = name_pattern_type(qt->text, start, end);
-    if (!type || !needs_resolution(&m->patterns.data[i])) continue;
+    const gl_pred *filter = type ? resolution_filter(&m->patterns.data[i], m->hit) : NULL;
+    if (!filter) continue;
     TSSymbol sym = ts_language_symbol_for_name(m->lang, type, (uint32_t)strlen(type), true);
     if (!sym) continue;
     ts_query_disable_pattern(m->query, i);
-    gl_vec_push(&m->names, ((gl_mname){i, sym}));
+    gl_vec_push(&m->names, ((gl_mname){i, sym, filter}));
   }
 }

@@ -239,13 +239,19 @@ static void run_names(gl_match_ctx *ctx, gl_file_result *out) {
   TSQueryCapture cap = {.index = m->hit};
   TSQueryMatch qm = {.capture_count = 1, .captures = &cap};
   uint32_t n = gl_model_node_count(model);
+  char name[sizeof ctx->env.qbuf];
   for (uint32_t i = 0; i < n; i++) {
     if (!any_node && !gl_model_node_qualified(model, i)) continue;
     cap.node = gl_model_node_at(model, i);
     TSSymbol sym = ts_node_symbol(cap.node);
+    uint32_t len = 0;
+    const char *q = gl_pred_key(&ctx->env, cap.node, true, &len);
+    if (!q) continue;   /* no name pattern holds on a name that does not resolve */
+    memcpy(name, q, len);
     for (size_t k = 0; k < m->names.len; k++) {
-      if (m->names.data[k].symbol != sym) continue;
-      qm.pattern_index = (uint16_t)m->names.data[k].pattern;
+      const gl_mname *mn = &m->names.data[k];
+      if (mn->symbol != sym || !gl_pred_name_may_hold(mn->filter, name, len)) continue;
+      qm.pattern_index = (uint16_t)mn->pattern;
       on_match(ctx, &qm, out);
     }
   }

@@ -440,6 +440,15 @@ static bool eval_one(const gl_pred *p, const TSQueryMatch *m, gl_pred_env *env) 
   return any || p->negated;
 }
 
+bool gl_pred_name_may_hold(const gl_pred *p, const char *name, uint32_t len) {
+  if (p->kind == GL_PRED_RESOLVES_MATCH)
+    return len >= p->prefix_len && memcmp(name, p->prefix, p->prefix_len) == 0;
+  if (p->kind != GL_PRED_RESOLVES_TO) return true;
+  for (uint32_t i = 0; i < p->nstrings; i++)
+    if (same(name, len, p->strings[i], p->lens[i])) return true;
+  return false;
+}
+
 const char *gl_pred_key(gl_pred_env *env, TSNode n, bool resolved, uint32_t *len) {
   if (!resolved) return node_text(env, n, len);
   return resolves(env, n, len) ? env->qbuf : NULL;

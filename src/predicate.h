@@ -106,6 +106,11 @@ bool gl_preds_eval(const gl_pred *preds, uint32_t n, const TSQueryMatch *m, gl_p
  * text is valid until the next predicate is evaluated with env. */
 const char *gl_pred_key(gl_pred_env *env, TSNode n, bool resolved, uint32_t *len);
 
+/* False when positive #resolves-to? / #resolves-match? p surely fails on a node that resolves
+ * to name[0, len): a name not among its strings, or one that does not start with its regex's
+ * literal prefix. True otherwise (the regex itself is not run here). */
+bool gl_pred_name_may_hold(const gl_pred *p, const char *name, uint32_t len);
+
 /* True when predicate p holds for a match that captured only n (as p's capture) and, when p
  * compares two captures, other (as the second): what gl_preds_eval answers for p on such a match. */
 bool gl_pred_holds(const gl_pred *p, TSNode n, TSNode other, gl_pred_env *env);
