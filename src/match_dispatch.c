@@ -135,8 +135,17 @@ static bool single_field(const char *type, uint32_t tlen, const char *field, uin
   return false;
 }
 
+/* The symbol of node type t[i, e) as ts_node_symbol reports it, or 0 when the type is not a plain
+ * named type: a supertype (`(expression)` matches nodes of its subtypes, whose symbols differ),
+ * a `supertype/subtype` pair, ERROR, or an unknown name. */
 static TSSymbol symbol_of(const shape *s, uint32_t i, uint32_t e) {
-  return ts_language_symbol_for_name(s->m->lang, s->t + i, e - i, true);
+  if (e < s->end && s->t[e] == '/') return 0;
+  const TSLanguage *lang = s->m->lang;
+  TSSymbol sym = ts_language_symbol_for_name(lang, s->t + i, e - i, true);
+  if (!sym || sym >= ts_language_symbol_count(lang) ||
+      ts_language_symbol_type(lang, sym) != TSSymbolTypeRegular)
+    return 0;
+  return sym;
 }
 
 /* `[(a) (b) ...]` of childless named types at i: their symbols into f; false for other shapes. */

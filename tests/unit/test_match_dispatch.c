@@ -7,7 +7,7 @@
  *       findings, messages included. Cases: method names (#eq?, #not-eq?, #any-of?), a choice of
  *       callee types, a capture named in two branches, an optional field child, two captures
  *       compared, a dispatched and a plain pattern on the same root, a disabled rule, nested
- *       calls, recovered syntax errors, #resolves-to? with aliases.
+ *       calls, recovered syntax errors, #resolves-to? with aliases, supertypes.
  * Not: predicates one by one (test_match.c), the pipeline (test_engine.c).
  * Threads: single-threaded. */
 #include <setjmp.h>
@@ -180,6 +180,18 @@ static void test_resolves_through_aliases(void **state) {
         code, "GPU900 3:5 found cp.asnumpy(x)\nGPU900 4:5 found an(y)\n");
 }
 
+/* A supertype matches nodes of its subtypes: it is never a fixed node's or a root's type. */
+static void test_supertypes(void **state) {
+  (void)state;
+  const spec specs[] = {
+      {"GPU900", "((call function: (primary_expression) @f) @hit (#eq? @f \"a\"))", 0, NULL, 0,
+       true, NULL},
+      {"GPU901", "((call function: (identifier) @fn) @hit (#eq? @fn \"b\"))", 0, NULL, 0, true,
+       NULL},
+  };
+  expect_both(specs, 2, "a()\nb()\nc.a()\n", "GPU900 1:1 found a()\nGPU901 2:1 found b()\n");
+}
+
 /* Rooted patterns of other types: a choice at the root, a binary operator, a string. */
 static void test_other_roots(void **state) {
   (void)state;
@@ -207,6 +219,7 @@ static void test_when_dispatch_is_off(void **state) {
       {"((expression_statement) @hit . (comment))", false},
       {"((_) @hit (#eq? @hit \"x\"))", false},
       {"(_ (call) @hit)", false},
+      {"((expression) @hit (#eq? @hit \"x\"))", false},   /* a supertype root */
   };
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
     spec s = {"GPU900", cases[i].query, 0, NULL, 0, true, NULL};
@@ -229,6 +242,7 @@ int main(void) {
       cmocka_unit_test(test_disabled_rule),
       cmocka_unit_test(test_recovered_syntax_error),
       cmocka_unit_test(test_resolves_through_aliases),
+      cmocka_unit_test(test_supertypes),
       cmocka_unit_test(test_other_roots),
       cmocka_unit_test(test_when_dispatch_is_off),
   };
