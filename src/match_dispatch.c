@@ -595,9 +595,8 @@ static void match_keys(const gl_matcher *m, uint8_t mask, gl_mslots *sl, gl_pred
   }
 }
 
-bool gl_mdispatch_node(const gl_matcher *m, TSNode node, gl_mslots *sl, gl_pred_env *env,
-                       bool *pass) {
-  TSSymbol sym = ts_node_symbol(node);
+bool gl_mdispatch_node(const gl_matcher *m, TSNode node, TSSymbol sym, gl_mslots *sl,
+                       gl_pred_env *env, bool *pass) {
   uint32_t begin = m->root_of[sym].begin, end = m->root_of[sym].end;
   if (begin == end) return false;
   gl_mslots_begin(sl, node);

@@ -1,6 +1,8 @@
-/* match_impl.h: the layout of gl_matcher, shared by the two halves of the match stage:
- * match.c (building it at start-up) and match_run.c (running it per file).
- * Owns: nothing beyond the struct definitions; only match.c and match_run.c include it.
+/* match_impl.h: the layout of gl_matcher, shared by the parts of the match stage: match.c
+ * (building it at start-up), match_names.c and match_dispatch.c (reading its patterns) and
+ * match_run.c (running it per file).
+ * Owns: nothing beyond the struct definitions and the few functions those files share; only
+ *       they include it.
  * Threads: a gl_matcher is read-only once `ready`; before that only gl_match_ready (match.c) writes
  *          it, under `lock`, once. */
 #ifndef GL_MATCH_IMPL_H
@@ -163,10 +165,11 @@ void gl_mslots_init(gl_mslots *sl, const gl_matcher *m);
 void gl_mslots_free(gl_mslots *sl);
 /* Starts trying patterns at root (slot 0). */
 void gl_mslots_begin(gl_mslots *sl, TSNode root);
-/* Tries the dispatched patterns rooted at node's type: pass[k] tells for entry k of that range
- * whether it may match there (rule enabled, key matched, fixed nodes present with their types,
- * tests held; a test that hit a regex limit counts as holding). True when one may. */
-bool gl_mdispatch_node(const gl_matcher *m, TSNode node, gl_mslots *sl, gl_pred_env *env,
-                       bool *pass);
+/* Tries the dispatched patterns rooted at node's type sym (ts_node_symbol(node), below the
+ * language's symbol count): pass[k] tells for entry k of that range whether it may match there
+ * (rule enabled, key matched, fixed nodes present with their types, tests held; a test that hit
+ * a regex limit counts as holding). True when one may. */
+bool gl_mdispatch_node(const gl_matcher *m, TSNode node, TSSymbol sym, gl_mslots *sl,
+                       gl_pred_env *env, bool *pass);
 
 #endif

@@ -1,7 +1,9 @@
 /* match_run.c: running the matcher over one parsed file.
- * Owns: the per-worker gl_match_ctx (query cursor with its match limit, PCRE2 match data, match
- *       context with match / depth / heap limits and a JIT stack, the dedupe set), the one-pass
- *       match loop, findings (region from @hit, message filled), deduplication of identical
+ * Owns: the per-worker gl_match_ctx (query cursors with their match limit, PCRE2 match data,
+ *       match context with match / depth / heap limits and a JIT stack, the dedupe set, the
+ *       dispatch scratch), the match loop (the query anchored at the index nodes dispatch picks,
+ *       or over the whole tree when dispatch is off; then the name patterns), findings (region
+ *       from @hit, message filled), deduplication of identical
  *       (rule, start byte, end byte) findings within a file, the notifications for a match limit
  *       or regex limit hit, and calling the built-in checks.
  * Not: building the matcher (match.c), suppressions, snippets and line hashes (engine.c).
@@ -223,7 +225,7 @@ static bool run_dispatch(gl_match_ctx *ctx, gl_file_result *out) {
     TSSymbol sym = ts_node_symbol(node);
     if (sym >= nsym) continue;
     bool run = m->root_of[sym].plain;
-    run |= gl_mdispatch_node(m, node, &ctx->slots, &ctx->env, ctx->pass);
+    run |= gl_mdispatch_node(m, node, sym, &ctx->slots, &ctx->env, ctx->pass);
     if (run) exceeded |= run_at(ctx, node, out);
   }
   return exceeded;
