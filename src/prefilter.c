@@ -2,15 +2,21 @@
  * Owns: an open-addressing hash set of trigger words and the word scanner. A word is a maximal
  *       run of ASCII letters, digits and '_' (so `cuspatial_utils` is not the word `cuspatial`, and
  *       `import cupy as cp` holds `cupy`). Not: findings. Threads: read-only after gl_prefilter_new.
- * Speed: one pass over the bytes with a byte-class table; a word is looked up only when its first
- *       byte starts some trigger and its length is one a trigger has (most words stop there), and
- *       the probe compares stored lengths before bytes: on the Python stdlib (no trigger anywhere)
- *       about 10 instructions a byte, against 21 with per-byte range tests and a probe per word. */
+ * Speed: one pass over the bytes. With SSE2 (every x86-64) 16 bytes at a time: a mask of word
+ *       bytes gives the word starts and, for a word that ends in the block, its length, so only
+ *       starts whose first byte starts some trigger are looked at; elsewhere (and for the last
+ *       bytes) a byte-class table, one byte at a time. A word is hashed only when its length is
+ *       one a trigger has and its first two bytes start one, and the probe compares stored
+ *       lengths before bytes. On the Python stdlib (no trigger anywhere): about 5 instructions a
+ *       byte with SSE2, 8 without. */
 #include "prefilter.h"
 
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "libmodel.h"
 
@@ -25,6 +31,7 @@ struct gl_prefilter {
   uint64_t len_bits;  /* bit min(len, LEN_BITS - 1) set for each trigger's length */
   bool word[256];     /* bytes that make up words: [A-Za-z0-9_] */
   bool first[256];    /* bytes that start some trigger */
+  uint8_t pairs[65536 / 8];   /* bit b0 | b1 << 8: some trigger starts with bytes b0, b1 */
 };
 
 static uint64_t hash_word(const char *s, size_t len) {
@@ -63,6 +70,10 @@ static void set_add(gl_prefilter *pf, const char *w) {
   if (len > pf->max_len) pf->max_len = len;
   pf->len_bits |= len_bit(len);
   pf->first[(unsigned char)w[0]] = true;
+  if (len >= 2) {
+    unsigned pair = (unsigned char)w[0] | (unsigned)(unsigned char)w[1] << 8;
+    pf->pairs[pair >> 3] |= (uint8_t)(1u << (pair & 7));
+  }
 }
 
 static bool pack_has_enabled_rule(const gl_ruleset *set, const gl_pack *pack) {
@@ -105,18 +116,73 @@ void gl_prefilter_free(gl_prefilter *pf) {
   free(pf);
 }
 
-bool gl_prefilter_wants(const gl_prefilter *pf, const char *bytes, size_t len) {
-  if (!pf || pf->count == 0) return true;
+/* A word found at w[0, len): a trigger? The first byte, the length and the first two bytes
+ * reject most words before the hash. */
+static bool is_trigger(const gl_prefilter *pf, const char *w, size_t len) {
+  if (!pf->first[(unsigned char)w[0]] || !(pf->len_bits & len_bit(len)) || len > pf->max_len)
+    return false;
+  if (len >= 2) {   /* a trigger of this length has two bytes, so its first two are a pair */
+    unsigned pair = (unsigned char)w[0] | (unsigned)(unsigned char)w[1] << 8;
+    if (!(pf->pairs[pair >> 3] & (1u << (pair & 7)))) return false;
+  }
+  return set_contains(pf, w, len);
+}
+
+/* The byte-at-a-time scan of bytes[i, len); in_word: bytes[i] continues a word that started
+ * before i and was already looked at. */
+static bool scan_bytes(const gl_prefilter *pf, const char *bytes, size_t i, size_t len,
+                       bool in_word) {
   const unsigned char *b = (const unsigned char *)bytes;
   const bool *word = pf->word;
-  size_t i = 0;
+  if (in_word)
+    while (i < len && word[b[i]]) i++;
   for (;;) {
     while (i < len && !word[b[i]]) i++;
     if (i >= len) return false;
     size_t start = i++;
     while (i < len && word[b[i]]) i++;
-    size_t wlen = i - start;
-    if (!pf->first[b[start]] || !(pf->len_bits & len_bit(wlen)) || wlen > pf->max_len) continue;
-    if (set_contains(pf, bytes + start, wlen)) return true;
+    if (is_trigger(pf, bytes + start, i - start)) return true;
   }
+}
+
+#if defined(__SSE2__)
+/* Bit k set when byte k of the 16 at p is a word byte ([A-Za-z0-9_]): signed compares after a
+ * shift that moves each range to the bottom of the signed bytes. */
+static uint32_t word_mask16(const unsigned char *p) {
+  __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+  __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20));   /* A-Z -> a-z; no other byte lands there */
+  __m128i letter = _mm_cmplt_epi8(_mm_add_epi8(folded, _mm_set1_epi8((char)(0x80 - 'a'))),
+                                  _mm_set1_epi8((char)(0x80 + 26)));
+  __m128i digit = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '0'))),
+                                 _mm_set1_epi8((char)(0x80 + 10)));
+  __m128i under = _mm_cmpeq_epi8(v, _mm_set1_epi8('_'));
+  return (uint32_t)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(letter, digit), under));
+}
+#endif
+
+bool gl_prefilter_wants(const gl_prefilter *pf, const char *bytes, size_t len) {
+  if (!pf || pf->count == 0) return true;
+  size_t i = 0;
+  bool in_word = false;   /* bytes[i - 1] is a word byte */
+#if defined(__SSE2__)
+  /* 16 bytes at a time: only word starts whose first byte starts a trigger are looked at, and a
+   * word that ends inside the block is measured from the mask. */
+  const unsigned char *b = (const unsigned char *)bytes;
+  for (; i + 16 <= len; i += 16) {
+    uint32_t m = word_mask16(b + i);
+    uint32_t starts = m & ~((m << 1) | (uint32_t)in_word) & 0xFFFFu;
+    in_word = (m >> 15) & 1u;
+    while (starts) {
+      unsigned k = (unsigned)__builtin_ctz(starts);
+      starts &= starts - 1;
+      if (!pf->first[b[i + k]]) continue;
+      uint32_t ends = (~m & 0xFFFFu) >> k;
+      size_t wlen = ends ? (size_t)__builtin_ctz(ends) : 16 - k;
+      if (!ends)   /* the word runs on past the block */
+        while (i + k + wlen < len && pf->word[b[i + k + wlen]]) wlen++;
+      if (is_trigger(pf, bytes + i + k, wlen)) return true;
+    }
+  }
+#endif
+  return scan_bytes(pf, bytes, i, len, in_word);
 }
