@@ -47,6 +47,10 @@ static void build_types(void) {
   atomic_store_explicit(&gl_parse__types_ready, true, memory_order_release);
 }
 
+bool gl_parse_type_is(TSNode n, const char *type) {
+  return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
+}
+
 void gl_parse__types_build(void) { pthread_once(&types_once, build_types); }
 
 /* One remembered field name: direct-mapped by the name's address, checked by its bytes. */

@@ -68,6 +68,10 @@ static inline bool gl_parse_is(TSNode n, const gl_type_set *t) {
   return !ts_node_is_null(n) && gl_type_has(t, ts_node_symbol(n));
 }
 
+/* strcmp(ts_node_type(n), type) == 0 for a node that is not null (false for a null node): for
+ * any type name; GL_IS is faster for the types of GL_PARSE_TYPES. */
+bool gl_parse_type_is(TSNode n, const char *type);
+
 /* True when n is a def, a lambda or a class (the nodes that open a Python scope). */
 static inline bool gl_parse_opens_scope(TSNode n) { return gl_parse_is(n, &gl_parse_types()->scope); }
 

@@ -53,7 +53,6 @@ static const char *const positive_models[] = {
     "sklearn.linear_model.Lasso", "sklearn.linear_model.ElasticNet", NULL,
 };
 
-static bool is_type(TSNode n, const char *t) { return strcmp(ts_node_type(n), t) == 0; }
 
 static bool text_is(const gl_source *src, TSNode n, const char *s) {
   uint32_t a = ts_node_start_byte(n), b = ts_node_end_byte(n);
@@ -73,7 +72,7 @@ static TSNode kwarg(const gl_source *src, TSNode call, const char *name) {
   uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (!is_type(a, "keyword_argument")) continue;
+    if (!gl_parse_type_is(a, "keyword_argument")) continue;
     TSNode k = gl_parse_child(a, "name", 4);
     if (!ts_node_is_null(k) && text_is(src, k, name)) return gl_parse_child(a, "value", 5);
   }
@@ -84,7 +83,7 @@ static bool string_is(const gl_source *src, TSNode v, const char *s) {
   char q1[40], q2[40];
   snprintf(q1, sizeof q1, "\"%s\"", s);
   snprintf(q2, sizeof q2, "'%s'", s);
-  return !ts_node_is_null(v) && is_type(v, "string") && (text_is(src, v, q1) || text_is(src, v, q2));
+  return !ts_node_is_null(v) && gl_parse_type_is(v, "string") && (text_is(src, v, q1) || text_is(src, v, q2));
 }
 
 static void add(scan *s, TSNode call, kind k, TSNode init) {
@@ -105,9 +104,9 @@ static void sklearn_call(scan *s, TSNode call, const char *q) {
     else if (GL_IS(v, identifier)) add(s, call, K_KMEANS_INIT, v);
   }
   v = kwarg(src, call, "positive");
-  if (in_list(positive_models, q) && !ts_node_is_null(v) && is_type(v, "true")) add(s, call, K_POSITIVE, none);
+  if (in_list(positive_models, q) && !ts_node_is_null(v) && gl_parse_type_is(v, "true")) add(s, call, K_POSITIVE, none);
   v = kwarg(src, call, "warm_start");
-  if (!ts_node_is_null(v) && is_type(v, "true")) add(s, call, K_WARM_START, none);
+  if (!ts_node_is_null(v) && gl_parse_type_is(v, "true")) add(s, call, K_WARM_START, none);
 }
 
 /* `x.iterrows()` / `x.itertuples(...)` on anything not known to be device data. */

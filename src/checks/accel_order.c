@@ -46,7 +46,6 @@ typedef struct scan {
   gl_vec(ev) evs;
 } scan;
 
-static bool is_type(TSNode n, const char *t) { return strcmp(ts_node_type(n), t) == 0; }
 
 /* name is one of sp's modules or a submodule of one. */
 static bool watched(const spec *sp, const char *name) {
@@ -70,7 +69,7 @@ static ev *add(scan *s, TSNode n, const gl_ascan_pos *pos, bool enable) {
 
 static void add_module(scan *s, TSNode dotted, const gl_ascan_pos *pos) {
   char q[QCAP];
-  if (ts_node_is_null(dotted) || !is_type(dotted, "dotted_name")) return;
+  if (ts_node_is_null(dotted) || !gl_parse_type_is(dotted, "dotted_name")) return;
   if (!gl_model_resolve(s->ctx->model, dotted, q, sizeof q) || !watched(s->sp, q)) return;
   ev *e = add(s, dotted, pos, false);
   memcpy(e->name, q, sizeof q);
@@ -108,7 +107,7 @@ static bool on_node(void *user, TSNode n, const gl_ascan_pos *pos) {
   if (GL_IS(n, import_statement)) add_imports(s, n, pos);
   else if (GL_IS(n, import_from_statement))
     add_module(s, gl_parse_child(n, "module_name", 11), pos);
-  else if (is_type(n, "expression_statement")) add_enable(s, statement_call(n), pos);
+  else if (gl_parse_type_is(n, "expression_statement")) add_enable(s, statement_call(n), pos);
   else return true;
   return false;
 }

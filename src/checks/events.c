@@ -24,7 +24,6 @@ typedef struct evstate {
   gl_bnodes chain;
 } evstate;
 
-static bool is_kind(TSNode n, const char *kind) { return strcmp(ts_node_type(n), kind) == 0; }
 
 static bool is_event_type(const evstate *st, uint16_t t) {
   for (size_t i = 0; t != GL_TYPE_NONE && i < st->ntypes; i++)
@@ -116,7 +115,7 @@ static TSNode find_record(const evstate *st, size_t lo, TSNode end) {
     if (GL_IS(parent, block) || GL_IS(parent, module))
       r = last_record_before(st, parent, child, end);
     else if (GL_IS(parent, try_statement) &&
-             (is_kind(child, "finally_clause") || GL_IS(child, else_clause)))
+             (gl_parse_type_is(child, "finally_clause") || GL_IS(child, else_clause)))
       r = last_record_in(st, gl_parse_child(parent, "body", 4), end);
     if (!ts_node_is_null(r)) return r;
   }

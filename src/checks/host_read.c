@@ -72,7 +72,6 @@ static const char *const zerocopy_makers[] = {
 static const char *const meta_attrs[] = {"shape", "size", "dtype", "ndim", "nbytes",
                                          "strides", "itemsize"};
 
-static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
 
 static bool in_table(const char *q, const char *const *t, size_t n) {
   for (size_t i = 0; i < n; i++)
@@ -139,7 +138,7 @@ static void note_with(hstate *st, TSNode w) {
   uint32_t n = ts_node_is_null(items) ? 0 : ts_node_named_child_count(items);
   for (uint32_t i = 0; i < n; i++) {
     TSNode v = gl_parse_child(ts_node_named_child(items, i), "value", 5);
-    if (!ts_node_is_null(v) && is_kind(v, "as_pattern")) v = ts_node_named_child(v, 0);
+    if (!ts_node_is_null(v) && gl_parse_type_is(v, "as_pattern")) v = ts_node_named_child(v, 0);
     if (ts_node_is_null(v)) continue;
     bool named = GL_IS(v, identifier);
     for (size_t j = 0; named && j < st->streams.len; j++)

@@ -40,7 +40,6 @@ typedef struct bstate {
   gl_vec(use) uses;
 } bstate;
 
-static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
 
 static bool in_list(const gl_source *src, const gl_bnodes *l, TSNode name) {
   for (size_t i = 0; i < l->len; i++)
@@ -126,7 +125,7 @@ static void note_if(bstate *st, TSNode n) {
   if (ts_node_is_null(cond)) return;
   note_guards(st, cond, ts_node_end_byte(cond), end);
   TSNode body = gl_parse_child(n, "consequence", 11);
-  if (is_kind(n, "if_statement") && !ts_node_is_null(body) && block_exits(body))
+  if (gl_parse_type_is(n, "if_statement") && !ts_node_is_null(body) && block_exits(body))
     note_guards(st, cond, end, ts_node_end_byte(st->k->def));
 }
 

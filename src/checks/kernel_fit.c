@@ -25,7 +25,6 @@ typedef struct fit {
   TSNode root;
 } fit;
 
-static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
 
 static TSNode unparen(TSNode e) {
   while (!ts_node_is_null(e) && GL_IS(e, parenthesized_expression) &&
@@ -45,7 +44,7 @@ static const char *const binders[] = {
 
 static bool is_binder(TSNode parent) {
   for (size_t i = 0; i < sizeof binders / sizeof binders[0]; i++)
-    if (is_kind(parent, binders[i])) return true;
+    if (gl_parse_type_is(parent, binders[i])) return true;
   return false;
 }
 
@@ -92,7 +91,7 @@ static TSNode lookup(const fit *f, where w, TSNode name, where *at) {
 }
 
 static uint64_t literal_int(const gl_source *src, TSNode n) {
-  if (ts_node_is_null(n) || !is_kind(n, "integer")) return 0;
+  if (ts_node_is_null(n) || !gl_parse_type_is(n, "integer")) return 0;
   uint64_t v = 0;
   for (uint32_t i = ts_node_start_byte(n); i < ts_node_end_byte(n); i++) {
     char ch = src->bytes[i];
@@ -117,7 +116,7 @@ static bool is_size(const fit *f, where w, TSNode e, int depth) {
   const gl_source *src = f->ctx->src;
   e = unparen(e);
   if (ts_node_is_null(e)) return false;
-  if (is_kind(e, "integer")) return true;
+  if (gl_parse_type_is(e, "integer")) return true;
   if (GL_IS(e, call)) {
     TSNode fn = gl_parse_child(e, "function", 8);
     TSNode args = gl_parse_child(e, "arguments", 9);
@@ -130,7 +129,7 @@ static bool is_size(const fit *f, where w, TSNode e, int depth) {
     TSNode v = gl_parse_child(e, "value", 5);
     return ts_node_named_child_count(e) == 2 && GL_IS(v, attribute) &&
            gl_bscan_text_is(src, gl_parse_child(v, "attribute", 9), "shape") &&
-           is_kind(ts_node_named_child(e, 1), "integer");
+           gl_parse_type_is(ts_node_named_child(e, 1), "integer");
   }
   where at;
   if (!GL_IS(e, identifier) || depth > 0) return false;
@@ -146,7 +145,7 @@ static bool grid_fits(const fit *f, where w, TSNode g, TSNode block) {
   if (GL_IS(g, identifier)) g = unparen(lookup(f, w, g, &w));
   if (ts_node_is_null(g) || !GL_IS(g, binary_operator)) return false;
   TSNode op = gl_parse_child(g, "operator", 8);
-  if (ts_node_is_null(op) || !is_kind(op, "//")) return false;
+  if (ts_node_is_null(op) || !gl_parse_type_is(op, "//")) return false;
   return is_size(f, w, gl_parse_child(g, "left", 4), 0) &&
          int_of(f, w, gl_parse_child(g, "right", 5)) == b;
 }
@@ -203,7 +202,7 @@ bool gl_kernel_floor_fit(const gl_check_ctx *ctx, const gl_kernel *k) {
     const char *field = gl_bscan_field(&s);
     TSNode p = ts_node_parent(n);
     if (field && strcmp(field, "attribute") == 0) continue;               /* x.k */
-    if (field && strcmp(field, "name") == 0 && is_kind(p, "keyword_argument")) continue;
+    if (field && strcmp(field, "name") == 0 && gl_parse_type_is(p, "keyword_argument")) continue;
     if (field && strcmp(field, "object") == 0 && GL_IS(p, attribute))
       ok = inspection_attr(ctx->src, p);
     else if (field && strcmp(field, "value") == 0 && GL_IS(p, subscript)) {

@@ -33,7 +33,6 @@ static const char *const np_allocs[] = {"empty", "zeros", "ones", "full", "array
                                         "empty_like", "zeros_like", "ones_like", "full_like",
                                         "linspace", "eye", "identity", "asarray"};
 
-static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
 
 static void say(const gl_check_ctx *ctx, TSNode at, const char *what) {
   char msg[MSG_CAP];
@@ -100,11 +99,11 @@ static void visit_call(lstate *st, TSNode n, gl_bscan *s) {
 /* An integer literal or a tuple of them: a local bound to one stays a compile-time constant. */
 static bool is_literal_shape(TSNode e) {
   if (ts_node_is_null(e)) return false;
-  if (is_kind(e, "integer")) return true;
-  if (!is_kind(e, "tuple")) return false;
+  if (gl_parse_type_is(e, "integer")) return true;
+  if (!gl_parse_type_is(e, "tuple")) return false;
   uint32_t n = ts_node_named_child_count(e);
   for (uint32_t i = 0; i < n; i++)
-    if (!is_kind(ts_node_named_child(e, i), "integer")) return false;
+    if (!gl_parse_type_is(ts_node_named_child(e, i), "integer")) return false;
   return n > 0;
 }
 

@@ -26,7 +26,6 @@ static const kmaker kmakers[] = {
     {"warp.func", GL_K_WARP_FUNC, "warp"},
 };
 
-static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
 
 static const kmaker *find_kmaker(const char *q) {
   for (size_t i = 0; i < sizeof kmakers / sizeof kmakers[0]; i++)
@@ -49,7 +48,7 @@ gl_kkind gl_kernel_of(const gl_model *m, const gl_source *src, TSNode decorated,
   char q[QNAME_CAP];
   for (uint32_t i = 0; i < n; i++) {
     TSNode d = ts_node_named_child(decorated, i);
-    if (!is_kind(d, "decorator") || ts_node_named_child_count(d) == 0) continue;
+    if (!gl_parse_type_is(d, "decorator") || ts_node_named_child_count(d) == 0) continue;
     TSNode e = ts_node_named_child(d, 0), call = {0};
     if (GL_IS(e, call)) {
       call = e;
@@ -118,7 +117,7 @@ void gl_kernel_target_names(TSNode t, gl_bnodes *out) {
     gl_vec_push(out, t);
     return;
   }
-  if (!is_kind(t, "pattern_list") && !is_kind(t, "tuple_pattern") && !is_kind(t, "list_pattern"))
+  if (!gl_parse_type_is(t, "pattern_list") && !gl_parse_type_is(t, "tuple_pattern") && !gl_parse_type_is(t, "list_pattern"))
     return;
   uint32_t n = ts_node_named_child_count(t);
   for (uint32_t i = 0; i < n; i++) {

@@ -50,7 +50,6 @@ typedef struct sstate {
   gl_bnodes names;       /* scratch: the names of one binding target */
 } sstate;
 
-static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
 
 static bool is_this_grid(const sstate *st, TSNode e) {
   char q[QNAME_CAP];
@@ -127,7 +126,7 @@ static void note_if(sstate *st, TSNode n) {
   TSNode cond = gl_parse_child(n, "condition", 9);
   if (ts_node_is_null(cond)) return;
   gl_vec_push(&st->branches, ((branch){cond, ts_node_end_byte(cond), ts_node_end_byte(n)}));
-  if (!is_kind(n, "if_statement")) return;
+  if (!gl_parse_type_is(n, "if_statement")) return;
   /* an elif / else runs for the threads whose earlier conditions failed: it diverges with them,
    * so each elif condition covers the rest of the whole statement */
   uint32_t k = ts_node_named_child_count(n);
@@ -217,7 +216,7 @@ static bool stable_operand(const sstate *st, TSNode e) {
   TSNode n;
   bool ok = true;
   while (ok && gl_bscan_next(&s, &n)) {
-    if (gl_bscan_is_scope(n) || is_kind(n, "named_expression") || is_kind(n, "await"))
+    if (gl_bscan_is_scope(n) || gl_parse_type_is(n, "named_expression") || gl_parse_type_is(n, "await"))
       ok = false;
     else if (GL_IS(n, call))
       ok = gl_bscan_text_is(st->ctx->src, gl_parse_child(n, "function", 8), "len");
@@ -249,7 +248,7 @@ static bool not_rebound(const sstate *st, TSNode e, uint32_t after) {
 static void add_facts(sstate *st, TSNode cond, uint32_t guard, uint32_t from) {
   cond = unparen(cond);
   TSNode op = gl_parse_child(cond, "operator", 8);
-  if (is_kind(cond, "boolean_operator") && !ts_node_is_null(op) && is_kind(op, "or")) {
+  if (gl_parse_type_is(cond, "boolean_operator") && !ts_node_is_null(op) && gl_parse_type_is(op, "or")) {
     add_facts(st, gl_parse_child(cond, "left", 4), guard, from);
     add_facts(st, gl_parse_child(cond, "right", 5), guard, from);
     return;
@@ -266,7 +265,7 @@ static void note_exits(sstate *st) {
   uint32_t n = ts_node_named_child_count(body);
   for (uint32_t i = 0; i < n; i++) {
     TSNode c = ts_node_named_child(body, i);
-    if (!is_kind(c, "if_statement")) continue;
+    if (!gl_parse_type_is(c, "if_statement")) continue;
     TSNode cond = gl_parse_child(c, "condition", 9);
     TSNode then = gl_parse_child(c, "consequence", 11);
     if (ts_node_is_null(cond) || ts_node_is_null(then)) continue;
@@ -293,7 +292,7 @@ static bool fact_gives(const sstate *st, const fact *f, TSNode l, TSNode r, int 
 static bool implied(const sstate *st, TSNode cond) {
   cond = unparen(cond);
   TSNode op = gl_parse_child(cond, "operator", 8);
-  if (is_kind(cond, "boolean_operator") && !ts_node_is_null(op) && is_kind(op, "and"))
+  if (gl_parse_type_is(cond, "boolean_operator") && !ts_node_is_null(op) && gl_parse_type_is(op, "and"))
     return implied(st, gl_parse_child(cond, "left", 4)) &&
            implied(st, gl_parse_child(cond, "right", 5));
   TSNode l, r;

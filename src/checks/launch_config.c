@@ -26,7 +26,6 @@ typedef struct lsite {
   bool raw;                /* CuPy RawKernel form: k(grid, block, args) */
 } lsite;
 
-static bool is_kind(TSNode n, const char *kind) { return strcmp(ts_node_type(n), kind) == 0; }
 
 /* Launches need a Numba or CuPy kernel: a file naming neither module has none. */
 static bool may_launch(const gl_source *src) {
@@ -37,7 +36,7 @@ static uint64_t cap(uint64_t v) { return v > BIG ? BIG : v; }
 
 /* The value of a decimal integer literal (underscores allowed), or 0 when n is not one. */
 static uint64_t literal_value(const gl_source *src, TSNode n) {
-  if (!is_kind(n, "integer")) return 0;
+  if (!gl_parse_type_is(n, "integer")) return 0;
   uint64_t v = 0;
   for (uint32_t i = ts_node_start_byte(n); i < ts_node_end_byte(n); i++) {
     char ch = src->bytes[i];
@@ -73,7 +72,7 @@ static uint64_t int_value(const gl_source *src, TSNode n) {
  * when it is not literal. */
 static uint64_t dims_value(const gl_source *src, TSNode n) {
   if (ts_node_is_null(n)) return 0;
-  if (!is_kind(n, "tuple") && !is_kind(n, "list")) return int_value(src, n);
+  if (!gl_parse_type_is(n, "tuple") && !gl_parse_type_is(n, "list")) return int_value(src, n);
   uint32_t k = ts_node_named_child_count(n);
   uint64_t p = k ? 1 : 0;
   for (uint32_t i = 0; i < k && p; i++) {
@@ -84,7 +83,7 @@ static uint64_t dims_value(const gl_source *src, TSNode n) {
 }
 
 static bool is_dims(TSNode n) {
-  return is_kind(n, "tuple") || is_kind(n, "list") || is_kind(n, "integer") ||
+  return gl_parse_type_is(n, "tuple") || gl_parse_type_is(n, "list") || gl_parse_type_is(n, "integer") ||
          GL_IS(n, identifier) || GL_IS(n, parenthesized_expression) ||
          GL_IS(n, binary_operator) || GL_IS(n, call) || GL_IS(n, attribute);
 }
@@ -111,7 +110,7 @@ static bool launch_site(const gl_check_ctx *ctx, TSNode call, lsite *out) {
   if (ts_node_is_null(args) || ts_node_named_child_count(args) < 3) return false;
   TSNode g = ts_node_named_child(args, 0), b = ts_node_named_child(args, 1);
   TSNode a = ts_node_named_child(args, 2);
-  if (!is_dims(g) || !is_dims(b) || !(is_kind(a, "tuple") || is_kind(a, "list"))) return false;
+  if (!is_dims(g) || !is_dims(b) || !(gl_parse_type_is(a, "tuple") || gl_parse_type_is(a, "list"))) return false;
   out->kernel = fn;
   out->grid = g;
   out->block = b;

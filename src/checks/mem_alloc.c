@@ -84,7 +84,7 @@ static akind alloc_kind(const gl_check_ctx *ctx, TSNode call) {
   if (k != A_WARP) return k;
   TSNode dev = gl_mem_kwarg(ctx->src, call, "device");
   if (ts_node_is_null(dev)) return A_DEVICE;
-  if (!gl_mem_is(dev, "string")) return A_NONE;
+  if (!gl_parse_type_is(dev, "string")) return A_NONE;
   uint32_t a = ts_node_start_byte(dev);
   const char *t = ctx->src->bytes + a;
   return ts_node_end_byte(dev) - a > 5 && memcmp(t + 1, "cuda", 4) == 0 ? A_DEVICE : A_NONE;
@@ -105,7 +105,7 @@ static int invariant1(const gl_model *m, TSNode v) {
 }
 
 static int invariant(const gl_model *m, TSNode v) {
-  if (!gl_mem_is(v, "tuple") && !gl_mem_is(v, "list")) return invariant1(m, v);
+  if (!gl_parse_type_is(v, "tuple") && !gl_parse_type_is(v, "list")) return invariant1(m, v);
   uint32_t n = ts_node_named_child_count(v);
   int r = 1;
   for (uint32_t i = 0; i < n && r; i++) {
@@ -118,13 +118,13 @@ static int invariant(const gl_model *m, TSNode v) {
 /* The same for every argument of the call: 0, 1 or 2 (as invariant). */
 static int args_invariant(const gl_model *m, TSNode call) {
   TSNode args = gl_parse_child(call, "arguments", 9);
-  if (!gl_mem_is(args, "argument_list")) return 0;
+  if (!gl_parse_type_is(args, "argument_list")) return 0;
   uint32_t n = ts_node_named_child_count(args);
   int r = 1;
   for (uint32_t i = 0; i < n && r; i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (gl_mem_is(a, "comment")) continue;
-    if (gl_mem_is(a, "keyword_argument")) a = gl_parse_child(a, "value", 5);
+    if (gl_parse_type_is(a, "comment")) continue;
+    if (gl_parse_type_is(a, "keyword_argument")) a = gl_parse_child(a, "value", 5);
     int k = ts_node_is_null(a) ? 0 : invariant(m, a);
     r = k == 0 ? 0 : (k > r ? k : r);
   }
@@ -141,7 +141,7 @@ static TSNode loop_body(const gl_mwalk *w, TSNode *loop) {
     const char *pf = NULL;
     TSNode p = gl_mwalk_up(w, k, &pf);
     if (ts_node_is_null(p) || gl_mem_is_scope(p)) return (TSNode){0};
-    if ((gl_mem_is(p, "for_statement") || gl_mem_is(p, "while_statement")) && field &&
+    if ((gl_parse_type_is(p, "for_statement") || gl_parse_type_is(p, "while_statement")) && field &&
         strcmp(field, "body") == 0) {
       *loop = p;
       return child;
@@ -155,7 +155,7 @@ static void visit_assignment(astate *st, const gl_mwalk *w, TSNode asg) {
   TSNode left = gl_parse_child(asg, "left", 4);
   TSNode right = gl_parse_child(asg, "right", 5);
   if (!GL_IS(left, identifier) || !GL_IS(right, call)) return;
-  if (!gl_mem_is(gl_mwalk_up(w, 0, NULL), "expression_statement")) return;
+  if (!gl_parse_type_is(gl_mwalk_up(w, 0, NULL), "expression_statement")) return;
   const gl_model *m = st->ctx->model;
   if (!gl_model_in_loop(m, right)) return;
   akind k = alloc_kind(st->ctx, right);
@@ -197,8 +197,8 @@ static bool reading_call(const astate *st, TSNode call) {
 /* The call whose argument the node at ancestor level k is, given its parent p at k (an
  * argument_list or a keyword_argument), or a null node. */
 static TSNode call_of_arg(const gl_mwalk *w, size_t k, TSNode p) {
-  if (gl_mem_is(p, "argument_list")) return gl_mwalk_up(w, k + 1, NULL);
-  if (gl_mem_is(p, "keyword_argument") && gl_mem_is(gl_mwalk_up(w, k + 1, NULL), "argument_list"))
+  if (gl_parse_type_is(p, "argument_list")) return gl_mwalk_up(w, k + 1, NULL);
+  if (gl_parse_type_is(p, "keyword_argument") && gl_parse_type_is(gl_mwalk_up(w, k + 1, NULL), "argument_list"))
     return gl_mwalk_up(w, k + 2, NULL);
   return (TSNode){0};
 }
@@ -249,16 +249,16 @@ static bool is_use(const gl_mwalk *w) {
   const char *field = gl_mwalk_field(w);
   TSNode p = gl_mwalk_up(w, 0, NULL);
   if (GL_IS(p, attribute) && field && strcmp(field, "attribute") == 0) return false;
-  if (gl_mem_is(p, "keyword_argument") && field && strcmp(field, "name") == 0) return false;
+  if (gl_parse_type_is(p, "keyword_argument") && field && strcmp(field, "name") == 0) return false;
   if (GL_IS(p, assignment) && field && strcmp(field, "left") == 0) return false;
-  return !(gl_mem_is(p, "for_statement") && field && strcmp(field, "left") == 0);
+  return !(gl_parse_type_is(p, "for_statement") && field && strcmp(field, "left") == 0);
 }
 
 static bool is_pattern(TSNode p) {
-  return gl_mem_is(p, "pattern_list") || gl_mem_is(p, "tuple_pattern") ||
-         gl_mem_is(p, "list_pattern") || gl_mem_is(p, "tuple") || gl_mem_is(p, "list") ||
-         GL_IS(p, parenthesized_expression) || gl_mem_is(p, "list_splat_pattern") ||
-         gl_mem_is(p, "expression_list");
+  return gl_parse_type_is(p, "pattern_list") || gl_parse_type_is(p, "tuple_pattern") ||
+         gl_parse_type_is(p, "list_pattern") || gl_parse_type_is(p, "tuple") || gl_parse_type_is(p, "list") ||
+         GL_IS(p, parenthesized_expression) || gl_parse_type_is(p, "list_splat_pattern") ||
+         gl_parse_type_is(p, "expression_list");
 }
 
 /* True when the walk's current node is (an element of) what a statement binds: the left side
@@ -274,10 +274,10 @@ static bool is_binding(const gl_mwalk *w) {
   }
   bool left = field && strcmp(field, "left") == 0;
   if (left && (GL_IS(p, assignment) || GL_IS(p, augmented_assignment) ||
-               gl_mem_is(p, "for_statement") || gl_mem_is(p, "for_in_clause")))
+               gl_parse_type_is(p, "for_statement") || gl_parse_type_is(p, "for_in_clause")))
     return true;
-  if (gl_mem_is(p, "named_expression")) return field && strcmp(field, "name") == 0;
-  return gl_mem_is(p, "as_pattern_target") || gl_mem_is(p, "delete_statement");
+  if (gl_parse_type_is(p, "named_expression")) return field && strcmp(field, "name") == 0;
+  return gl_parse_type_is(p, "as_pattern_target") || gl_parse_type_is(p, "delete_statement");
 }
 
 static void scan_body(astate *st, TSNode body) {
@@ -357,8 +357,8 @@ static bool names_unchanged(const astate *st, const cand *c) {
   uint32_t n = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (gl_mem_is(a, "keyword_argument")) a = gl_parse_child(a, "value", 5);
-    bool group = gl_mem_is(a, "tuple") || gl_mem_is(a, "list");
+    if (gl_parse_type_is(a, "keyword_argument")) a = gl_parse_child(a, "value", 5);
+    bool group = gl_parse_type_is(a, "tuple") || gl_parse_type_is(a, "list");
     uint32_t m = group ? ts_node_named_child_count(a) : 1;
     for (uint32_t j = 0; j < m; j++) {
       TSNode v = group ? ts_node_named_child(a, j) : a;

@@ -167,7 +167,7 @@ static void add_xfer(xstate *st, TSNode call, TSNode host) {
 
 /* A stream argument that asks for an asynchronous copy: given, and not the literal 0 / None. */
 static bool async_stream(TSNode s) {
-  return !ts_node_is_null(s) && !gl_mem_is(s, "integer") && !gl_mem_is(s, "none");
+  return !ts_node_is_null(s) && !gl_parse_type_is(s, "integer") && !gl_parse_type_is(s, "none");
 }
 
 static void visit_method(xstate *st, TSNode call, TSNode fn) {
@@ -206,7 +206,7 @@ static void visit_call(xstate *st, TSNode call) {
     if (numba && async_stream(ts_node_is_null(s) ? gl_mem_arg(call, 1) : s))
       add_xfer(st, call, gl_mem_arg(call, 0));
     TSNode blocking = gl_mem_kwarg(src, call, "blocking");
-    if (!strcmp(q, "cupy.asarray") && gl_mem_is(blocking, "false"))
+    if (!strcmp(q, "cupy.asarray") && gl_parse_type_is(blocking, "false"))
       add_xfer(st, call, gl_mem_arg(call, 0));
     return;
   }

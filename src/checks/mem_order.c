@@ -65,7 +65,7 @@ static olib use_lib(const ostate *st, TSNode call) {
 }
 
 static bool is_alloc_conf(const gl_source *src, TSNode s) {
-  if (!gl_mem_is(s, "string")) return false;
+  if (!gl_parse_type_is(s, "string")) return false;
   uint32_t a = ts_node_start_byte(s), b = ts_node_end_byte(s);
   static const char key[] = "PYTORCH_CUDA_ALLOC_CONF";
   size_t k = sizeof key - 1;
@@ -108,7 +108,7 @@ static TSNode branch_of(const gl_mwalk *w) {
     if (ts_node_is_null(p) || gl_mem_is_scope(p)) return (TSNode){0};
     if (!GL_IS(p, block)) continue;
     TSNode pp = gl_mwalk_up(w, k + 1, NULL);
-    if (gl_mem_is(pp, "if_statement") || GL_IS(pp, elif_clause) ||
+    if (gl_parse_type_is(pp, "if_statement") || GL_IS(pp, elif_clause) ||
         GL_IS(pp, else_clause) || GL_IS(pp, except_clause) ||
         GL_IS(pp, case_clause))
       return p;

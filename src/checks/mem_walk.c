@@ -125,9 +125,6 @@ TSNode gl_mwalk_up(const gl_mwalk *w, size_t k, const char **field) {
 
 const char *gl_mwalk_field(const gl_mwalk *w) { return gl_vec_last(&w->stack)->field; }
 
-bool gl_mem_is(TSNode n, const char *kind) {
-  return !ts_node_is_null(n) && strcmp(ts_node_type(n), kind) == 0;
-}
 
 bool gl_mem_is_scope(TSNode n) { return gl_parse_opens_scope(n); }
 
@@ -154,7 +151,7 @@ TSNode gl_mem_kwarg(const gl_source *src, TSNode call, const char *name) {
   uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (!gl_mem_is(a, "keyword_argument")) continue;
+    if (!gl_parse_type_is(a, "keyword_argument")) continue;
     TSNode k = gl_parse_child(a, "name", 4);
     if (!ts_node_is_null(k) && gl_mem_text_is(src, k, name))
       return gl_parse_child(a, "value", 5);
@@ -167,14 +164,14 @@ TSNode gl_mem_arg(TSNode call, uint32_t i) {
   uint32_t n = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
   for (uint32_t k = 0; k < n; k++) {
     TSNode a = ts_node_named_child(args, k);
-    if (gl_mem_is(a, "list_splat") || gl_mem_is(a, "dictionary_splat")) break;
-    if (gl_mem_is(a, "keyword_argument") || gl_mem_is(a, "comment")) continue;
+    if (gl_parse_type_is(a, "list_splat") || gl_parse_type_is(a, "dictionary_splat")) break;
+    if (gl_parse_type_is(a, "keyword_argument") || gl_parse_type_is(a, "comment")) continue;
     if (i-- == 0) return a;
   }
   return (TSNode){0};
 }
 
-bool gl_mem_is_true(TSNode n) { return gl_mem_is(n, "true"); }
+bool gl_mem_is_true(TSNode n) { return gl_parse_type_is(n, "true"); }
 
 bool gl_mem_imports_any(const gl_model *m, const char *const *libs, size_t n) {
   for (size_t i = 0; i < n; i++)

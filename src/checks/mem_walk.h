@@ -67,9 +67,6 @@ TSNode gl_mwalk_up(const gl_mwalk *w, size_t k, const char **field);
 /* The field name of the node last returned in its parent, or NULL. */
 const char *gl_mwalk_field(const gl_mwalk *w);
 
-/* True when n's node type is kind. */
-bool gl_mem_is(TSNode n, const char *kind);
-
 /* True for function_definition, lambda and class_definition. */
 bool gl_mem_is_scope(TSNode n);
 

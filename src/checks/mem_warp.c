@@ -62,11 +62,11 @@ static bool id_leaves(const gl_mwalk *w) {
   const char *f0 = NULL;
   gl_mwalk_up(w, 0, &f0);
   size_t k = 1;
-  if (gl_mem_is(p, "expression_list") || gl_mem_is(p, "tuple") || gl_mem_is(p, "list")) {
+  if (gl_parse_type_is(p, "expression_list") || gl_parse_type_is(p, "tuple") || gl_parse_type_is(p, "list")) {
     p = gl_mwalk_up(w, ++k, &field);
     f0 = NULL;
   }
-  if (GL_IS(p, return_statement) || gl_mem_is(p, "yield")) return true;
+  if (GL_IS(p, return_statement) || gl_parse_type_is(p, "yield")) return true;
   if (!GL_IS(p, assignment) || !f0 || strcmp(f0, "right") != 0) return false;
   TSNode left = gl_parse_child(p, "left", 4);
   return GL_IS(left, attribute) || GL_IS(left, subscript);
@@ -95,7 +95,7 @@ static void visit_identifier(wstate *st, const gl_mwalk *w, TSNode n) {
     if (gl_mem_text_is(st->ctx->src, attr, "id") && id_leaves(w)) add(st, n, p, W_LEAK);
     return;   /* m.x reads or calls do not keep m */
   }
-  if (gl_mem_is(p, "keyword_argument") && field && !strcmp(field, "name")) return;
+  if (gl_parse_type_is(p, "keyword_argument") && field && !strcmp(field, "name")) return;
   if (GL_IS(p, assignment) && field && !strcmp(field, "left")) {
     TSNode rhs = gl_parse_child(p, "right", 5);
     add(st, n, (TSNode){0}, is_primitive_call(st, rhs) ? W_CTOR : W_OTHER_BIND);

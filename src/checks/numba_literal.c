@@ -26,7 +26,6 @@ typedef enum sigkind {
   SIG_OTHER    /* float64 on purpose, integers only, or a value we cannot read */
 } sigkind;
 
-static bool is_kind(TSNode n, const char *kind) { return strcmp(ts_node_type(n), kind) == 0; }
 
 static bool word_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -66,7 +65,7 @@ static TSNode cuda_kernel(const gl_check_ctx *ctx, TSNode dd, sigkind *sig) {
   uint32_t n = ts_node_named_child_count(dd);
   for (uint32_t i = 0; i < n; i++) {
     TSNode d = ts_node_named_child(dd, i);
-    if (!is_kind(d, "decorator") || ts_node_named_child_count(d) == 0) continue;
+    if (!gl_parse_type_is(d, "decorator") || ts_node_named_child_count(d) == 0) continue;
     TSNode e = ts_node_named_child(d, 0), call = {0};
     if (GL_IS(e, call)) {
       call = e;
@@ -91,14 +90,14 @@ static TSNode unsigned_part(TSNode n) {
 /* A float literal (`2.0`, `1e-3`, `-0.5`), not an imaginary one (`2j`). */
 static bool is_float_literal(const gl_source *src, TSNode n) {
   n = unsigned_part(n);
-  if (ts_node_is_null(n) || !is_kind(n, "float")) return false;
+  if (ts_node_is_null(n) || !gl_parse_type_is(n, "float")) return false;
   char last = src->bytes[ts_node_end_byte(n) - 1];
   return last != 'j' && last != 'J';
 }
 
 static bool is_number_literal(TSNode n) {
   n = unsigned_part(n);
-  return !ts_node_is_null(n) && (is_kind(n, "integer") || is_kind(n, "float"));
+  return !ts_node_is_null(n) && (gl_parse_type_is(n, "integer") || gl_parse_type_is(n, "float"));
 }
 
 static bool arithmetic_operator(const gl_source *src, TSNode op) {

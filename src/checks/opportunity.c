@@ -36,7 +36,6 @@ typedef struct scan {
   bool gpu;                         /* the GPU path is already taken */
 } scan;
 
-static bool is_type(TSNode n, const char *t) { return strcmp(ts_node_type(n), t) == 0; }
 
 static bool in_list(const char *const *list, const char *s) {
   for (; list && *list; list++)
@@ -173,7 +172,7 @@ static const opp image_opp = {
 
 static void note_module(scan *s, TSNode dotted) {
   char q[QCAP];
-  if (ts_node_is_null(dotted) || !is_type(dotted, "dotted_name")) return;
+  if (ts_node_is_null(dotted) || !gl_parse_type_is(dotted, "dotted_name")) return;
   if (!gl_model_resolve(s->ctx->model, dotted, q, sizeof q)) return;
   if (module_of(s->op->gpu_modules, q) >= 0) s->gpu = true;
   int lib = module_of(s->op->libs, q);

@@ -51,7 +51,7 @@ static bool resolve_call(const dstate *st, TSNode call, char *q) {
 
 /* A small non-negative integer literal, or -1. */
 static int int_lit(const gl_source *src, TSNode n) {
-  if (!gl_vio_is(n, "integer")) return -1;
+  if (!gl_parse_type_is(n, "integer")) return -1;
   uint32_t a = ts_node_start_byte(n), e = ts_node_end_byte(n);
   if (e - a > 2) return -1;
   int v = 0;
@@ -64,7 +64,7 @@ static int int_lit(const gl_source *src, TSNode n) {
 
 /* "cuda:N" (any quotes, no prefix letters) -> N; anything else -> -1. */
 static int cuda_lit(const gl_source *src, TSNode n) {
-  if (!gl_vio_is(n, "string")) return -1;
+  if (!gl_parse_type_is(n, "string")) return -1;
   uint32_t a = ts_node_start_byte(n), e = ts_node_end_byte(n);
   const char *s = src->bytes + a;
   size_t len = e - a;
@@ -107,12 +107,12 @@ static const dctx *current(const dstate *st) {
 
 static void enter_with(dstate *st, TSNode with) {
   TSNode clause = ts_node_named_child(with, 0);
-  if (!gl_vio_is(clause, "with_clause")) return;
+  if (!gl_parse_type_is(clause, "with_clause")) return;
   uint32_t n = ts_node_named_child_count(clause);
   for (uint32_t i = 0; i < n; i++) {
     TSNode item = ts_node_named_child(clause, i);
     TSNode v = gl_parse_child(item, "value", 5);
-    if (gl_vio_is(v, "as_pattern")) v = ts_node_named_child(v, 0);
+    if (gl_parse_type_is(v, "as_pattern")) v = ts_node_named_child(v, 0);
     char q[QCAP];
     if (!resolve_call(st, v, q)) continue;
     if (strcmp(q, "cupy.cuda.Device") != 0 && strcmp(q, "cupy.cuda.device.Device") != 0) continue;
@@ -212,7 +212,7 @@ static void warp_launch(dstate *st, TSNode call) {
   const char *lists[] = {"inputs", "outputs"};
   for (int k = 0; k < 2; k++) {
     TSNode l = gl_bscan_kwarg(st->ctx->src, call, lists[k]);
-    if (!gl_vio_is(l, "list") && !gl_vio_is(l, "tuple")) continue;
+    if (!gl_parse_type_is(l, "list") && !gl_parse_type_is(l, "tuple")) continue;
     uint32_t n = ts_node_named_child_count(l);
     for (uint32_t i = 0; i < n; i++) {
       TSNode id = ts_node_named_child(l, i);
@@ -259,7 +259,7 @@ void gl_check_cross_device_array_use(const gl_check_ctx *ctx) {
     while (st.ctxs.len && at >= st.ctxs.data[st.ctxs.len - 1].end) st.ctxs.len--;
     if (GL_IS(n, with_statement)) enter_with(&st, n);
     else if (GL_IS(n, assignment) || GL_IS(n, augmented_assignment) ||
-             gl_vio_is(n, "for_statement"))
+             gl_parse_type_is(n, "for_statement"))
       bind(&st, n);
     if (GL_IS(n, binary_operator) || GL_IS(n, comparison_operator) ||
         GL_IS(n, augmented_assignment))

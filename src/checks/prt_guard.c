@@ -69,7 +69,7 @@ static TSNode gpu_import(const gstate *st, TSNode imp, bool roots) {
   for (uint32_t i = 0; i < n; i++) {
     TSNode k = ts_node_named_child(imp, i);
     if (GL_IS(k, aliased_import)) k = gl_parse_child(k, "name", 4);
-    if (!gl_vio_is(k, "dotted_name") || !resolve(st, k, q)) continue;
+    if (!gl_parse_type_is(k, "dotted_name") || !resolve(st, k, q)) continue;
     if (roots ? gpu_root(q) : gpu_module(q)) return k;
   }
   return (TSNode){0};
@@ -120,7 +120,7 @@ static int module_value(const gstate *st, TSNode v) {
  * conditionals followed down their else branch, without recursion). */
 static int module_bits(const gstate *st, TSNode v) {
   int bits = 0;
-  while (gl_vio_is(v, "conditional_expression") && ts_node_named_child_count(v) == 3) {
+  while (gl_parse_type_is(v, "conditional_expression") && ts_node_named_child_count(v) == 3) {
     bits |= module_value(st, ts_node_named_child(v, 0));
     v = ts_node_named_child(v, 2);
   }
@@ -154,7 +154,7 @@ static bool gpu_switch_param(const gl_source *src, TSNode p) {
                                       "use_cupy", "enable_gpu", "with_gpu", NULL};
   TSNode name = gl_parse_child(p, "name", 4);
   TSNode value = gl_parse_child(p, "value", 5);
-  if (!GL_IS(name, identifier) || !gl_vio_is(value, "false")) return false;
+  if (!GL_IS(name, identifier) || !gl_parse_type_is(value, "false")) return false;
   for (const char *const *k = names; *k; k++)
     if (gl_bscan_text_is(src, name, *k)) return true;
   return false;

@@ -55,7 +55,6 @@ typedef struct rstate {
   gl_bnodes defs;        /* every def, in pre-order */
 } rstate;
 
-static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
 
 static bool contains(TSNode outer, TSNode n) {
   return ts_node_start_byte(n) >= ts_node_start_byte(outer) &&
@@ -116,7 +115,7 @@ static void collect(rstate *st) {
       if (!ts_node_is_null(l)) add_binding(st, l, (TSNode){0});
     } else if (strcmp(t, "call") == 0) {
       TSNode a = gl_bscan_arg(n, 2);
-      if (!ts_node_is_null(a) && is_kind(a, "tuple")) gl_vec_push(&st->launches, n);
+      if (!ts_node_is_null(a) && gl_parse_type_is(a, "tuple")) gl_vec_push(&st->launches, n);
     }
   }
   gl_bscan_free(&s);
@@ -143,7 +142,7 @@ static TSNode bound_value(rstate *st, TSNode name, TSNode scope) {
 }
 
 static bool is_string(TSNode n) {
-  return is_kind(n, "string") || is_kind(n, "concatenated_string");
+  return gl_parse_type_is(n, "string") || gl_parse_type_is(n, "concatenated_string");
 }
 
 /* A string literal, or a name bound once (module level or the same def) to one. */
@@ -162,7 +161,7 @@ static bool callee_is(const rstate *st, TSNode call, const char *q0) {
 
 /* The string's characters between its quotes (the name given to RawKernel). */
 static bool str_body(const gl_source *src, TSNode s, const char **p, size_t *n) {
-  if (!is_kind(s, "string")) return false;
+  if (!gl_parse_type_is(s, "string")) return false;
   uint32_t a = ts_node_start_byte(s), b = ts_node_end_byte(s);
   while (a < b && src->bytes[a] != '"' && src->bytes[a] != '\'') a++;
   char q = src->bytes[a];
@@ -243,7 +242,7 @@ static pyt subscript_type(const gl_source *src, TSNode e) {
   uint32_t k = ts_node_named_child_count(e);
   for (uint32_t i = 1; i < k; i++) {
     TSNode sl = ts_node_named_child(e, i);
-    if (is_kind(sl, "slice") && is_strided(src, sl)) return PY_STRIDED;
+    if (gl_parse_type_is(sl, "slice") && is_strided(src, sl)) return PY_STRIDED;
   }
   return PY_UNKNOWN;
 }
@@ -255,8 +254,8 @@ static pyt leaf_type(rstate *st, TSNode e, const TSNode *scope) {
   e = strip(e);
   if (!ts_node_is_null(e) && scope && GL_IS(e, identifier)) e = strip(bound_value(st, e, *scope));
   if (ts_node_is_null(e)) return PY_UNKNOWN;
-  if (is_kind(e, "integer")) return PY_INT;
-  if (is_kind(e, "float")) return PY_FLOAT;
+  if (gl_parse_type_is(e, "integer")) return PY_INT;
+  if (gl_parse_type_is(e, "float")) return PY_FLOAT;
   if (builtin_call(st, e, "len") || builtin_call(st, e, "int")) return PY_INT;
   if (builtin_call(st, e, "float")) return PY_FLOAT;
   if (GL_IS(e, subscript)) return subscript_type(src, e);
@@ -334,7 +333,7 @@ static gl_rk_type dtype_class(const rstate *st, TSNode e) {
   size_t n;
   char q[QNAME_CAP];
   if (ts_node_is_null(e)) return GL_RK_UNKNOWN;
-  if (is_kind(e, "string")) return str_body(src, e, &p, &n) ? dtype_word(p, n) : GL_RK_UNKNOWN;
+  if (gl_parse_type_is(e, "string")) return str_body(src, e, &p, &n) ? dtype_word(p, n) : GL_RK_UNKNOWN;
   if (GL_IS(e, identifier) && gl_model_is_builtin(st->ctx->model, e)) {
     if (gl_bscan_text_is(src, e, "float")) return GL_RK_F64;
     return gl_bscan_text_is(src, e, "int") ? GL_RK_I64 : GL_RK_UNKNOWN;

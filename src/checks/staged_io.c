@@ -106,11 +106,11 @@ static int classify_call(const sstate *st, TSNode call, TSNode *next) {
  * (`df[df.x > 0]`) is work done in pandas. */
 static bool column_pick(TSNode sub) {
   TSNode idx = gl_parse_child(sub, "subscript", 9);
-  if (gl_vio_is(idx, "string")) return true;
-  if (!gl_vio_is(idx, "list")) return false;
+  if (gl_parse_type_is(idx, "string")) return true;
+  if (!gl_parse_type_is(idx, "list")) return false;
   uint32_t n = ts_node_named_child_count(idx);
   for (uint32_t i = 0; i < n; i++)
-    if (!gl_vio_is(ts_node_named_child(idx, i), "string")) return false;
+    if (!gl_parse_type_is(ts_node_named_child(idx, i), "string")) return false;
   return n > 0;
 }
 
@@ -151,16 +151,16 @@ static void note_binding(sstate *st, TSNode n) {
     gl_vbind_set(&st->binds, src, st->scope, left, end, ts_node_is_null(rd) ? K_NONE : K_READ,
                  rd);
   } else if (GL_IS(n, assignment) || GL_IS(n, augmented_assignment) ||
-             gl_vio_is(n, "for_statement")) {
+             gl_parse_type_is(n, "for_statement")) {
     gl_vbind_kill_target(&st->binds, src, st->scope, left, end);
-  } else if (gl_vio_is(n, "as_pattern")) {
+  } else if (gl_parse_type_is(n, "as_pattern")) {
     TSNode alias = gl_parse_child(n, "alias", 5);
-    TSNode target = gl_vio_is(alias, "as_pattern_target") ? ts_node_named_child(alias, 0) : alias;
+    TSNode target = gl_parse_type_is(alias, "as_pattern_target") ? ts_node_named_child(alias, 0) : alias;
     TSNode value = ts_node_named_child(n, 0);
     if (GL_IS(target, identifier))
       gl_vbind_set(&st->binds, src, st->scope, target, end,
                    is_open_call(st, value) ? K_FILE : K_NONE, value);
-  } else if (gl_vio_is(n, "named_expression")) {
+  } else if (gl_parse_type_is(n, "named_expression")) {
     TSNode name = gl_parse_child(n, "name", 4);
     TSNode value = gl_parse_child(n, "value", 5);
     TSNode rd = ts_node_is_null(value) ? value : staged_read(st, value);

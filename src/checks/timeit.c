@@ -38,7 +38,6 @@ typedef struct flow {
 
 static const char *const libs[] = {"cupy", "cupyx", "torch", "jax", "warp", "numba"};
 
-static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
 
 static uint64_t pos(TSNode n) {
   return ((uint64_t)ts_node_end_byte(n) << 32) | (uint32_t)(~ts_node_start_byte(n));
@@ -73,7 +72,7 @@ static const char *imported_lib(const tstate *st) {
   TSNode n;
   bool many = false;
   while (!many && gl_bscan_next(&s, &n)) {
-    if (!is_kind(n, "dotted_name") || !gl_model_resolve(st->ctx->model, n, q, sizeof q)) continue;
+    if (!gl_parse_type_is(n, "dotted_name") || !gl_model_resolve(st->ctx->model, n, q, sizeof q)) continue;
     const char *lib = lib_of(q);
     if (lib && only && strcmp(lib, only) != 0) many = true;
     if (lib) only = lib;

@@ -40,9 +40,6 @@ typedef struct frame {
 
 typedef gl_vec(frame) frame_stack;
 
-static bool is(TSNode n, const char *type) {
-  return !ts_node_is_null(n) && strcmp(ts_node_type(n), type) == 0;
-}
 
 static bool in_list(const char *q, const char *const *list, size_t n) {
   for (size_t i = 0; i < n; i++)
@@ -173,7 +170,7 @@ static void visit_import(gl_tscan *s, TSNode n) {
   for (uint32_t i = 0; i < count; i++) {
     TSNode c = ts_node_named_child(n, i);
     if (GL_IS(c, aliased_import)) c = gl_parse_child(c, "name", 4);
-    if (!is(c, "dotted_name")) continue;
+    if (!gl_parse_type_is(c, "dotted_name")) continue;
     uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(c);
     s->libs |= 1u << lib_of_qname(s->src->bytes + a, b - a);
   }
@@ -181,9 +178,9 @@ static void visit_import(gl_tscan *s, TSNode n) {
 
 static void visit_with(gl_tscan *s, TSNode n, const frame *f) {
   TSNode clause = ts_node_named_child(n, 0);
-  TSNode item = is(clause, "with_clause") ? ts_node_named_child(clause, 0) : (TSNode){0};
-  TSNode value = is(item, "with_item") ? gl_parse_child(item, "value", 5) : item;
-  if (is(value, "as_pattern")) value = ts_node_named_child(value, 0); /* `Timer() as t` */
+  TSNode item = gl_parse_type_is(clause, "with_clause") ? ts_node_named_child(clause, 0) : (TSNode){0};
+  TSNode value = gl_parse_type_is(item, "with_item") ? gl_parse_child(item, "value", 5) : item;
+  if (gl_parse_type_is(value, "as_pattern")) value = ts_node_named_child(value, 0); /* `Timer() as t` */
   TSNode body = gl_parse_child(n, "body", 4);
   if (!GL_IS(value, call) || ts_node_is_null(body)) return;
   gl_vec_push(&s->withs, ((gl_twith){value, body, f->fn, f->cond}));
@@ -194,7 +191,7 @@ static void visit_decorated(gl_tscan *s, TSNode n) {
   TSNode dec = ts_node_named_child(n, 0);
   TSNode def = gl_parse_child(n, "definition", 10);
   TSNode name = ts_node_is_null(def) ? def : gl_parse_child(def, "name", 4);
-  if (!is(dec, "decorator") || ts_node_is_null(name)) return;
+  if (!gl_parse_type_is(dec, "decorator") || ts_node_is_null(name)) return;
   gl_tlib lib = lib_of_expr(s, ts_node_named_child(dec, 0));
   if (lib == GL_TLIB_NONE) return;
   gl_vec_push(&s->libnames, ((gl_tlibname){ts_node_start_byte(name), ts_node_end_byte(name),
@@ -210,7 +207,7 @@ static void visit(gl_tscan *s, TSNode n, TSSymbol sym, const frame *f) {
   if (GL_HAS(sym, assignment)) visit_assignment(s, n, f);
   else if (GL_HAS(sym, binary_operator)) {
     TSNode op = gl_parse_child(n, "operator", 8);
-    if (is(op, "-")) gl_vec_push(&s->subs, n);
+    if (gl_parse_type_is(op, "-")) gl_vec_push(&s->subs, n);
   } else if (GL_HAS(sym, import_statement) || GL_HAS(sym, import_from_statement))
     visit_import(s, n);
   else if (GL_HAS(sym, with_statement)) visit_with(s, n, f);
@@ -221,7 +218,7 @@ static void visit(gl_tscan *s, TSNode n, TSSymbol sym, const frame *f) {
 
 static bool opens_cond(TSSymbol sym, const char *field, const frame *parent) {
   if (GL_HAS(sym, block))
-    return field && strcmp(field, "consequence") == 0 && is(parent->node, "if_statement");
+    return field && strcmp(field, "consequence") == 0 && gl_parse_type_is(parent->node, "if_statement");
   return GL_HAS(sym, elif_clause) || GL_HAS(sym, else_clause) ||
          GL_HAS(sym, except_clause) || GL_HAS(sym, except_group_clause) ||
          GL_HAS(sym, case_clause);

@@ -8,9 +8,6 @@
 
 #include <string.h>
 
-bool gl_vio_is(TSNode n, const char *kind) {
-  return !ts_node_is_null(n) && strcmp(ts_node_type(n), kind) == 0;
-}
 
 
 uint32_t gl_vscope_enter(gl_vscopes *s, TSNode n) {
@@ -37,16 +34,16 @@ void gl_vbind_kill_target(gl_vbinds *b, const gl_source *src, uint32_t scope, TS
     gl_vbind_set(b, src, scope, target, from, 0, none);
     return;
   }
-  if (!gl_vio_is(target, "pattern_list") && !gl_vio_is(target, "tuple_pattern") &&
-      !gl_vio_is(target, "list_pattern") && !GL_IS(target, parenthesized_expression) &&
-      !gl_vio_is(target, "tuple") && !gl_vio_is(target, "list") &&
-      !gl_vio_is(target, "list_splat_pattern") && !gl_vio_is(target, "expression_list"))
+  if (!gl_parse_type_is(target, "pattern_list") && !gl_parse_type_is(target, "tuple_pattern") &&
+      !gl_parse_type_is(target, "list_pattern") && !GL_IS(target, parenthesized_expression) &&
+      !gl_parse_type_is(target, "tuple") && !gl_parse_type_is(target, "list") &&
+      !gl_parse_type_is(target, "list_splat_pattern") && !gl_parse_type_is(target, "expression_list"))
     return;
   uint32_t n = ts_node_named_child_count(target);
   for (uint32_t i = 0; i < n; i++) {
     TSNode k = ts_node_named_child(target, i);
     if (GL_IS(k, identifier)) gl_vbind_set(b, src, scope, k, from, 0, none);
-    else if (gl_vio_is(k, "list_splat_pattern") && ts_node_named_child_count(k) > 0)
+    else if (gl_parse_type_is(k, "list_splat_pattern") && ts_node_named_child_count(k) > 0)
       gl_vbind_set(b, src, scope, ts_node_named_child(k, 0), from, 0, none);
   }
 }

@@ -53,9 +53,6 @@ void gl_vbind_kill_target(gl_vbinds *b, const gl_source *src, uint32_t scope, TS
 const gl_vbind *gl_vbind_get(const gl_vbinds *b, const gl_source *src, uint32_t scope,
                              TSNode name, uint32_t at);
 
-/* True when n's node type is kind. */
-bool gl_vio_is(TSNode n, const char *kind);
-
 /* Copies n's source text into buf (first line only, at most cap - 4 bytes, "..." when cut). */
 void gl_vio_text(const gl_source *src, TSNode n, char *buf, size_t cap);
 

@@ -58,7 +58,7 @@ static bool has_splat(TSNode call) {
   uint32_t n = ts_node_named_child_count(args);
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (gl_vio_is(a, "list_splat") || gl_vio_is(a, "dictionary_splat")) return true;
+    if (gl_parse_type_is(a, "list_splat") || gl_parse_type_is(a, "dictionary_splat")) return true;
   }
   return false;
 }
@@ -93,9 +93,9 @@ static int gpu_metric_text(const gl_source *src, TSNode v) {
   static const struct { const char *s; int m; } names[] = {
       {"sqeuclidean", M_L2}, {"euclidean", M_L2}, {"l2", M_L2}, {"L2Expanded", M_L2},
       {"L2SqrtExpanded", M_L2}, {"inner_product", M_IP}, {"cosine", M_COS}, {NULL, 0}};
-  if (!gl_vio_is(v, "string") || ts_node_named_child_count(v) != 3) return M_NONE;
+  if (!gl_parse_type_is(v, "string") || ts_node_named_child_count(v) != 3) return M_NONE;
   TSNode body = ts_node_named_child(v, 1);
-  if (!gl_vio_is(body, "string_content")) return M_NONE;
+  if (!gl_parse_type_is(body, "string_content")) return M_NONE;
   for (int i = 0; names[i].s; i++)
     if (gl_bscan_text_is(src, body, names[i].s)) return names[i].m;
   return M_NONE;

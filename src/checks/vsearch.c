@@ -91,13 +91,13 @@ static bool is_exact(const vstate *st, TSNode call, const char *q) {
   if (matches(q, exact)) return true;
   if (!matches(q, nn)) return false;
   TSNode algo = gl_bscan_kwarg(st->ctx->src, call, "algorithm");
-  return gl_vio_is(algo, "string") && has_word(st->ctx->src->bytes + ts_node_start_byte(algo),
+  return gl_parse_type_is(algo, "string") && has_word(st->ctx->src->bytes + ts_node_start_byte(algo),
                                                 ts_node_end_byte(algo) - ts_node_start_byte(algo),
                                                 "brute");
 }
 
 static bool is_set_value(const vstate *st, TSNode n) {
-  if (gl_vio_is(n, "set") || gl_vio_is(n, "set_comprehension")) return true;
+  if (gl_parse_type_is(n, "set") || gl_parse_type_is(n, "set_comprehension")) return true;
   if (!GL_IS(n, call)) return false;
   TSNode fn = gl_parse_child(n, "function", 8);
   return GL_IS(fn, identifier) &&
@@ -109,10 +109,10 @@ static bool is_set_value(const vstate *st, TSNode n) {
  * clauses), recorded with n as their owner. */
 static void add_branches(vstate *st, TSNode n) {
   uint32_t owner = ts_node_start_byte(n);
-  if (gl_vio_is(n, "match_statement")) n = gl_parse_child(n, "body", 4);
+  if (gl_parse_type_is(n, "match_statement")) n = gl_parse_child(n, "body", 4);
   if (ts_node_is_null(n)) return;
   uint32_t count = ts_node_named_child_count(n);
-  bool cond = gl_vio_is(n, "conditional_expression");
+  bool cond = gl_parse_type_is(n, "conditional_expression");
   for (uint32_t i = 0; i < count; i++) {
     TSNode k = ts_node_named_child(n, i);
     bool clause = cond ? i != 1
@@ -152,7 +152,7 @@ static void add_early_exit(vstate *st, TSNode n, uint32_t scope_end) {
   if (!ts_node_is_null(gl_parse_child(n, "alternative", 11))) return;
   uint32_t k = ts_node_named_child_count(cons);
   TSNode last = k ? ts_node_named_child(cons, k - 1) : cons;
-  if (!GL_IS(last, return_statement) && !gl_vio_is(last, "raise_statement")) return;
+  if (!GL_IS(last, return_statement) && !gl_parse_type_is(last, "raise_statement")) return;
   branch b = {ts_node_start_byte(n), ts_node_end_byte(n), scope_end};
   if (b.start < b.end) gl_vec_push(&st->branches, b);
 }
@@ -160,7 +160,7 @@ static void add_early_exit(vstate *st, TSNode n, uint32_t scope_end) {
 static void look(vstate *st, TSNode n, uint32_t scope) {
   if (GL_IS(n, call)) {
     look_at_call(st, n, scope);
-  } else if (GL_IS(n, identifier) || gl_vio_is(n, "string_content")) {
+  } else if (GL_IS(n, identifier) || gl_parse_type_is(n, "string_content")) {
     if (recall_text(st->ctx->src, n)) st->recall = true;
   } else if (GL_IS(n, binary_operator)) {
     TSNode op = gl_parse_child(n, "operator", 8);
@@ -168,10 +168,10 @@ static void look(vstate *st, TSNode n, uint32_t scope) {
         (is_set_value(st, gl_parse_child(n, "left", 4)) ||
          is_set_value(st, gl_parse_child(n, "right", 5))))
       st->recall = true;
-  } else if (gl_vio_is(n, "if_statement") || GL_IS(n, try_statement) ||
-             gl_vio_is(n, "conditional_expression") || gl_vio_is(n, "match_statement")) {
+  } else if (gl_parse_type_is(n, "if_statement") || GL_IS(n, try_statement) ||
+             gl_parse_type_is(n, "conditional_expression") || gl_parse_type_is(n, "match_statement")) {
     add_branches(st, n);
-    if (gl_vio_is(n, "if_statement")) {
+    if (gl_parse_type_is(n, "if_statement")) {
       const gl_vscopes *sc = &st->scopes;
       TSNode root = ts_tree_root_node(st->ctx->tree);
       uint32_t end = sc->len ? sc->data[sc->len - 1].end : ts_node_end_byte(root);

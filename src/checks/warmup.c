@@ -76,7 +76,6 @@ typedef struct wstate {
   gl_bnodes chain;
 } wstate;
 
-static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
 
 static const maker *find_maker(const char *q) {
   for (size_t i = 0; i < sizeof makers / sizeof makers[0]; i++)
@@ -141,7 +140,7 @@ static void learn_types(wstate *st, TSNode n) {
   uint32_t k = ts_node_named_child_count(n);
   for (uint32_t i = 0; i < k; i++) {
     TSNode d = ts_node_named_child(n, i);
-    if (!is_kind(d, "decorator") || ts_node_named_child_count(d) == 0) continue;
+    if (!gl_parse_type_is(d, "decorator") || ts_node_named_child_count(d) == 0) continue;
     const maker *mk = maker_of(m, ts_node_named_child(d, 0));
     if (mk) learn(st, gl_model_type(m, name), mk->lib);
   }

@@ -33,7 +33,6 @@ static const char *const makers[] = {"warp.array", "warp.zeros", "warp.ones", "w
                                      "warp.full", "warp.from_numpy", "warp.zeros_like",
                                      "warp.ones_like", "warp.empty_like", "warp.full_like"};
 
-static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
 
 static bool has_text(const gl_source *src, const gl_bnodes *l, TSNode n) {
   for (size_t i = 0; i < l->len; i++)
@@ -48,10 +47,10 @@ static void note_with(gstate *st, TSNode w) {
   for (uint32_t i = 0; i < n; i++) {
     TSNode item = ts_node_named_child(items, i);
     TSNode v = gl_parse_child(item, "value", 5);
-    TSNode call = !ts_node_is_null(v) && is_kind(v, "as_pattern") ? ts_node_named_child(v, 0) : v;
+    TSNode call = !ts_node_is_null(v) && gl_parse_type_is(v, "as_pattern") ? ts_node_named_child(v, 0) : v;
     if (ts_node_is_null(call) || !gl_bscan_callee_in(st->ctx->model, call, tape, 1)) continue;
     st->tape_end = ts_node_end_byte(w);
-    if (is_kind(v, "as_pattern")) {
+    if (gl_parse_type_is(v, "as_pattern")) {
       TSNode alias = gl_parse_child(v, "alias", 5);
       TSNode id = ts_node_is_null(alias) ? alias : ts_node_named_child(alias, 0);
       if (!ts_node_is_null(id) && GL_IS(id, identifier)) gl_vec_push(&st->tapes, id);

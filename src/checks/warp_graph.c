@@ -38,9 +38,8 @@ typedef struct wstate {
   bool captures;
 } wstate;
 
-static bool is_kind(TSNode n, const char *kind) { return strcmp(ts_node_type(n), kind) == 0; }
 
-static bool is_loop(TSNode n) { return is_kind(n, "for_statement") || is_kind(n, "while_statement"); }
+static bool is_loop(TSNode n) { return gl_parse_type_is(n, "for_statement") || gl_parse_type_is(n, "while_statement"); }
 
 static bool is_scope(TSNode n) {
   return GL_IS(n, function_definition) || GL_IS(n, lambda) || GL_IS(n, class_definition);
@@ -66,11 +65,11 @@ static TSNode argument(const gl_source *src, TSNode call, const char *name, uint
   TSNode positional = {0};
   for (uint32_t i = 0; i < n; i++) {
     TSNode a = ts_node_named_child(args, i);
-    if (is_kind(a, "keyword_argument")) {
+    if (gl_parse_type_is(a, "keyword_argument")) {
       TSNode k = gl_parse_child(a, "name", 4);
       if (!ts_node_is_null(k) && text_is(src, k, name))
         return gl_parse_child(a, "value", 5);
-    } else if (is_kind(a, "list_splat") || is_kind(a, "dictionary_splat")) {
+    } else if (gl_parse_type_is(a, "list_splat") || gl_parse_type_is(a, "dictionary_splat")) {
       return (TSNode){0};
     } else if (seen++ == pos) {
       positional = a;
@@ -82,7 +81,7 @@ static TSNode argument(const gl_source *src, TSNode call, const char *name, uint
 /* True when a device= argument names the CPU ("cpu" string literal). */
 static bool on_cpu(const gl_source *src, TSNode call) {
   TSNode dev = argument(src, call, "device", 99);
-  if (ts_node_is_null(dev) || !is_kind(dev, "string")) return false;
+  if (ts_node_is_null(dev) || !gl_parse_type_is(dev, "string")) return false;
   uint32_t a = ts_node_start_byte(dev), b = ts_node_end_byte(dev);
   return b - a >= 5 && memcmp(src->bytes + a + 1, "cpu", 3) == 0;
 }
@@ -107,7 +106,7 @@ static bool is_chain(TSNode n) {
  * argument itself) to st->names. */
 static void add_names(wstate *st, TSNode arg) {
   if (ts_node_is_null(arg)) return;
-  bool display = is_kind(arg, "list") || is_kind(arg, "tuple");
+  bool display = gl_parse_type_is(arg, "list") || gl_parse_type_is(arg, "tuple");
   uint32_t n = display ? ts_node_named_child_count(arg) : 1;
   for (uint32_t i = 0; i < n; i++) {
     TSNode e = display ? ts_node_named_child(arg, i) : arg;
@@ -152,9 +151,9 @@ static bool target_rebinds(const wstate *st, TSNode t) {
 /* The binding target of an assignment, augmented assignment, for loop or `:=`, or a null node. */
 static TSNode binding_target(TSNode n) {
   if (GL_IS(n, assignment) || GL_IS(n, augmented_assignment) ||
-      is_kind(n, "for_statement"))
+      gl_parse_type_is(n, "for_statement"))
     return gl_parse_child(n, "left", 4);
-  if (is_kind(n, "named_expression")) return gl_parse_child(n, "name", 4);
+  if (gl_parse_type_is(n, "named_expression")) return gl_parse_child(n, "name", 4);
   return (TSNode){0};
 }
 

@@ -19,7 +19,6 @@
 #define QNAME_CAP 256
 #define MSG_CAP 512
 
-static bool is_kind(TSNode n, const char *k) { return strcmp(ts_node_type(n), k) == 0; }
 
 static void report_text(const gl_check_ctx *ctx, TSNode at, const char *fmt_before,
                         const char *after) {
@@ -100,7 +99,7 @@ static const char *const array_makers[] = {
 
 /* The class of a literal device= value: "cpu", "cuda" or "cuda:N"; D_OTHER otherwise. */
 static wdev literal_device(const gl_source *src, TSNode v) {
-  if (ts_node_is_null(v) || !is_kind(v, "string")) return D_OTHER;
+  if (ts_node_is_null(v) || !gl_parse_type_is(v, "string")) return D_OTHER;
   uint32_t a = ts_node_start_byte(v), b = ts_node_end_byte(v);
   if (b - a < 5) return D_OTHER;
   const char *p = src->bytes + a + 1;
@@ -149,7 +148,7 @@ static void check_launch_devices(wstate *st, TSNode call) {
   char msg[MSG_CAP];
   for (size_t li = 0; li < 2; li++) {
     TSNode l = gl_bscan_kwarg(src, call, lists[li]);
-    if (ts_node_is_null(l) || (!is_kind(l, "list") && !is_kind(l, "tuple"))) continue;
+    if (ts_node_is_null(l) || (!gl_parse_type_is(l, "list") && !gl_parse_type_is(l, "tuple"))) continue;
     uint32_t n = ts_node_named_child_count(l);
     for (uint32_t i = 0; i < n; i++) {
       TSNode a = ts_node_named_child(l, i);

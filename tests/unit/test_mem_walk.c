@@ -139,8 +139,8 @@ static void test_text_and_kinds(void **state) {
   TSNode t = walk_to(f, &w, "true", "True", 0);
   gl_mwalk_free(&w);
   assert_true(gl_mem_is_true(t));
-  assert_true(gl_mem_is(t, "true"));
-  assert_false(gl_mem_is((TSNode){0}, "true"));
+  assert_true(gl_parse_type_is(t, "true"));
+  assert_false(gl_parse_type_is((TSNode){0}, "true"));
   TSNode a = walk_to(f, &w, "identifier", "a", 0);
   gl_mwalk_free(&w);
   TSNode ab = walk_to(f, &w, "identifier", "ab", 0);
