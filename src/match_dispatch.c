@@ -193,7 +193,8 @@ static uint32_t read_child(shape *s, uint32_t i, int slot, uint32_t ta, uint32_t
       gl_mfixed f = {.slot = (uint8_t)sub};
       uint32_t after = gl_query_skip_group(s->t, at, s->end);
       uint32_t next = skip(s, after);
-      bool quantified = next < s->end && (s->t[next] == '*' || s->t[next] == '+' || s->t[next] == '?');
+      bool quantified =
+          next < s->end && (s->t[next] == '*' || s->t[next] == '+' || s->t[next] == '?');
       if (!quantified && read_choice(s, at, &f)) gl_vec_push(&s->fixed, f);
       else sub = -1;
       return suffix(s, after, sub);
@@ -339,8 +340,8 @@ static bool take_pattern(gl_matcher *m, const gl_qtext *qt, uint32_t i) {
     if (captured_once(&s, start, s.caps.data[k].capture)) s.caps.data[keep++] = s.caps.data[k];
   s.caps.len = keep;
   gl_mdispatch d = {.pattern = i, .root = s.root, .key = -1};
-  bool ok = !s.bad && s.root && s.root < ts_language_symbol_count(m->lang) && s.caps.len && s.caps.len <= MAX_CAPS &&
-            choose_tests(m, &s, &m->patterns.data[i], &d);
+  bool ok = !s.bad && s.root && s.root < ts_language_symbol_count(m->lang) && s.caps.len &&
+            s.caps.len <= MAX_CAPS && choose_tests(m, &s, &m->patterns.data[i], &d);
   if (ok) {
     m->nslots = nslots;
     d.fixed = s.fixed.data;
@@ -418,7 +419,8 @@ static bool mark_roots(gl_matcher *m, const gl_qtext *qt, uint32_t i, uint32_t n
     TSSymbol sym = node_type_at(&s, k, nsym);
     if (!sym) return false;
     m->root_of[sym].plain = true;
-    for (k = skip(&s, gl_query_skip_group(s.t, k, s.end)); k < s.end && s.t[k] == '@'; k = skip(&s, k))
+    for (k = skip(&s, gl_query_skip_group(s.t, k, s.end)); k < s.end && s.t[k] == '@';
+         k = skip(&s, k))
       k = ident_end(s.t, k + 1, s.end);
   }
   return true;
@@ -510,7 +512,8 @@ void gl_match_dispatch_take(gl_matcher *m, const gl_qtext *qt) {
 static TSNode slot_node(const gl_matcher *m, gl_mslots *sl, uint32_t k) {
   if (sl->gen[k] == sl->cur) return sl->node[k];
   TSNode parent = slot_node(m, sl, m->slots[k].parent);
-  TSNode n = ts_node_is_null(parent) ? parent : ts_node_child_by_field_id(parent, m->slots[k].field);
+  TSNode n =
+      ts_node_is_null(parent) ? parent : ts_node_child_by_field_id(parent, m->slots[k].field);
   sl->node[k] = n;
   sl->symbol[k] = !ts_node_is_null(n) && ts_node_is_named(n) ? ts_node_symbol(n) : 0;
   sl->gen[k] = sl->cur;

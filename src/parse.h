@@ -73,7 +73,9 @@ static inline bool gl_parse_is(TSNode n, const gl_type_set *t) {
 bool gl_parse_type_is(TSNode n, const char *type);
 
 /* True when n is a def, a lambda or a class (the nodes that open a Python scope). */
-static inline bool gl_parse_opens_scope(TSNode n) { return gl_parse_is(n, &gl_parse_types()->scope); }
+static inline bool gl_parse_opens_scope(TSNode n) {
+  return gl_parse_is(n, &gl_parse_types()->scope);
+}
 
 /* gl_parse_is(n, &gl_parse_types()->name): `GL_IS(fn, attribute)`; GL_HAS(sym, call) for a
  * symbol taken once. */

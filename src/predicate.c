@@ -228,7 +228,8 @@ static bool build(const site *s, size_t k, const pred_def *def, const TSQueryPre
   p->negated = def->negated;
   p->capture = args[0].value_id;
   p->other_capture = -1;
-  if (def->shape == SHAPE_CAPTURE_STRING_OR_CAPTURE && args[1].type == TSQueryPredicateStepTypeCapture) {
+  if (def->shape == SHAPE_CAPTURE_STRING_OR_CAPTURE &&
+      args[1].type == TSQueryPredicateStepTypeCapture) {
     p->other_capture = args[1].value_id;
     return true;
   }
@@ -456,7 +457,8 @@ const char *gl_pred_key(gl_pred_env *env, TSNode n, bool resolved, uint32_t *len
 
 bool gl_pred_holds(const gl_pred *p, TSNode n, TSNode other, gl_pred_env *env) {
   TSQueryCapture caps[2] = {{.node = n, .index = p->capture}};
-  if (p->other_capture >= 0) caps[1] = (TSQueryCapture){.node = other, .index = (uint32_t)p->other_capture};
+  if (p->other_capture >= 0)
+    caps[1] = (TSQueryCapture){.node = other, .index = (uint32_t)p->other_capture};
   TSQueryMatch m = {.capture_count = p->other_capture >= 0 ? 2 : 1, .captures = caps};
   return eval_one(p, &m, env);
 }

@@ -112,7 +112,8 @@ const char *gl_pred_key(gl_pred_env *env, TSNode n, bool resolved, uint32_t *len
 bool gl_pred_name_may_hold(const gl_pred *p, const char *name, uint32_t len);
 
 /* True when predicate p holds for a match that captured only n (as p's capture) and, when p
- * compares two captures, other (as the second): what gl_preds_eval answers for p on such a match. */
+ * compares two captures, other (as the second): what gl_preds_eval answers for p on such a
+ * match. */
 bool gl_pred_holds(const gl_pred *p, TSNode n, TSNode other, gl_pred_env *env);
 
 /* True when a and b test the same thing of their captures: same kind, negation, strings (and so

@@ -150,7 +150,7 @@ static bool scan_bytes(const gl_prefilter *pf, const char *bytes, size_t i, size
  * shift that moves each range to the bottom of the signed bytes. */
 static uint32_t word_mask16(const unsigned char *p) {
   __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-  __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20));   /* A-Z -> a-z; no other byte lands there */
+  __m128i folded = _mm_or_si128(v, _mm_set1_epi8(0x20)); /* A-Z -> a-z; no other byte lands there */
   __m128i letter = _mm_cmplt_epi8(_mm_add_epi8(folded, _mm_set1_epi8((char)(0x80 - 'a'))),
                                   _mm_set1_epi8((char)(0x80 + 26)));
   __m128i digit = _mm_cmplt_epi8(_mm_add_epi8(v, _mm_set1_epi8((char)(0x80 - '0'))),

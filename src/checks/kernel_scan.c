@@ -89,7 +89,8 @@ static bool kernels_possible(const gl_model *m, const gl_source *src, unsigned k
 void gl_kernel_walk(const gl_model *m, const gl_source *src, const TSTree *tree, unsigned kinds,
                     gl_kernel_fn fn, gl_kernel_node_fn other, void *data) {
   if (!m || !src->bytes) return;
-  if (!gl_source_has(src, "jit") && !gl_source_has(src, "kernel") && !gl_source_has(src, "func")) return;
+  if (!gl_source_has(src, "jit") && !gl_source_has(src, "kernel") && !gl_source_has(src, "func"))
+    return;
   if (!other && !kernels_possible(m, src, kinds)) return;
   gl_bscan s;
   gl_bscan_init_in(&s, m, ts_tree_root_node(tree));
@@ -117,7 +118,8 @@ void gl_kernel_target_names(TSNode t, gl_bnodes *out) {
     gl_vec_push(out, t);
     return;
   }
-  if (!gl_parse_type_is(t, "pattern_list") && !gl_parse_type_is(t, "tuple_pattern") && !gl_parse_type_is(t, "list_pattern"))
+  if (!gl_parse_type_is(t, "pattern_list") && !gl_parse_type_is(t, "tuple_pattern") &&
+      !gl_parse_type_is(t, "list_pattern"))
     return;
   uint32_t n = ts_node_named_child_count(t);
   for (uint32_t i = 0; i < n; i++) {

@@ -216,7 +216,8 @@ static bool stable_operand(const sstate *st, TSNode e) {
   TSNode n;
   bool ok = true;
   while (ok && gl_bscan_next(&s, &n)) {
-    if (gl_bscan_is_scope(n) || gl_parse_type_is(n, "named_expression") || gl_parse_type_is(n, "await"))
+    if (gl_bscan_is_scope(n) || gl_parse_type_is(n, "named_expression") ||
+        gl_parse_type_is(n, "await"))
       ok = false;
     else if (GL_IS(n, call))
       ok = gl_bscan_text_is(st->ctx->src, gl_parse_child(n, "function", 8), "len");
@@ -248,7 +249,8 @@ static bool not_rebound(const sstate *st, TSNode e, uint32_t after) {
 static void add_facts(sstate *st, TSNode cond, uint32_t guard, uint32_t from) {
   cond = unparen(cond);
   TSNode op = gl_parse_child(cond, "operator", 8);
-  if (gl_parse_type_is(cond, "boolean_operator") && !ts_node_is_null(op) && gl_parse_type_is(op, "or")) {
+  if (gl_parse_type_is(cond, "boolean_operator") && !ts_node_is_null(op) &&
+      gl_parse_type_is(op, "or")) {
     add_facts(st, gl_parse_child(cond, "left", 4), guard, from);
     add_facts(st, gl_parse_child(cond, "right", 5), guard, from);
     return;
@@ -292,7 +294,8 @@ static bool fact_gives(const sstate *st, const fact *f, TSNode l, TSNode r, int 
 static bool implied(const sstate *st, TSNode cond) {
   cond = unparen(cond);
   TSNode op = gl_parse_child(cond, "operator", 8);
-  if (gl_parse_type_is(cond, "boolean_operator") && !ts_node_is_null(op) && gl_parse_type_is(op, "and"))
+  if (gl_parse_type_is(cond, "boolean_operator") && !ts_node_is_null(op) &&
+      gl_parse_type_is(op, "and"))
     return implied(st, gl_parse_child(cond, "left", 4)) &&
            implied(st, gl_parse_child(cond, "right", 5));
   TSNode l, r;

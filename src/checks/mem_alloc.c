@@ -198,7 +198,8 @@ static bool reading_call(const astate *st, TSNode call) {
  * argument_list or a keyword_argument), or a null node. */
 static TSNode call_of_arg(const gl_mwalk *w, size_t k, TSNode p) {
   if (gl_parse_type_is(p, "argument_list")) return gl_mwalk_up(w, k + 1, NULL);
-  if (gl_parse_type_is(p, "keyword_argument") && gl_parse_type_is(gl_mwalk_up(w, k + 1, NULL), "argument_list"))
+  if (gl_parse_type_is(p, "keyword_argument") &&
+      gl_parse_type_is(gl_mwalk_up(w, k + 1, NULL), "argument_list"))
     return gl_mwalk_up(w, k + 2, NULL);
   return (TSNode){0};
 }
@@ -256,9 +257,9 @@ static bool is_use(const gl_mwalk *w) {
 
 static bool is_pattern(TSNode p) {
   return gl_parse_type_is(p, "pattern_list") || gl_parse_type_is(p, "tuple_pattern") ||
-         gl_parse_type_is(p, "list_pattern") || gl_parse_type_is(p, "tuple") || gl_parse_type_is(p, "list") ||
-         GL_IS(p, parenthesized_expression) || gl_parse_type_is(p, "list_splat_pattern") ||
-         gl_parse_type_is(p, "expression_list");
+         gl_parse_type_is(p, "list_pattern") || gl_parse_type_is(p, "tuple") ||
+         gl_parse_type_is(p, "list") || GL_IS(p, parenthesized_expression) ||
+         gl_parse_type_is(p, "list_splat_pattern") || gl_parse_type_is(p, "expression_list");
 }
 
 /* True when the walk's current node is (an element of) what a statement binds: the left side

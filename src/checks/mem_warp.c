@@ -62,7 +62,8 @@ static bool id_leaves(const gl_mwalk *w) {
   const char *f0 = NULL;
   gl_mwalk_up(w, 0, &f0);
   size_t k = 1;
-  if (gl_parse_type_is(p, "expression_list") || gl_parse_type_is(p, "tuple") || gl_parse_type_is(p, "list")) {
+  if (gl_parse_type_is(p, "expression_list") || gl_parse_type_is(p, "tuple") ||
+      gl_parse_type_is(p, "list")) {
     p = gl_mwalk_up(w, ++k, &field);
     f0 = NULL;
   }

@@ -155,7 +155,8 @@ static void note_binding(sstate *st, TSNode n) {
     gl_vbind_kill_target(&st->binds, src, st->scope, left, end);
   } else if (gl_parse_type_is(n, "as_pattern")) {
     TSNode alias = gl_parse_child(n, "alias", 5);
-    TSNode target = gl_parse_type_is(alias, "as_pattern_target") ? ts_node_named_child(alias, 0) : alias;
+    TSNode target =
+        gl_parse_type_is(alias, "as_pattern_target") ? ts_node_named_child(alias, 0) : alias;
     TSNode value = ts_node_named_child(n, 0);
     if (GL_IS(target, identifier))
       gl_vbind_set(&st->binds, src, st->scope, target, end,

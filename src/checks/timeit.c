@@ -52,7 +52,8 @@ static bool is_operation(TSNode n) {
 static const char *lib_of(const char *q) {
   for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
     size_t n = strlen(libs[i]);
-    if (strncmp(q, libs[i], n) == 0 && (q[n] == '.' || q[n] == '\0')) return i < 2 ? "cupy" : libs[i];
+    if (strncmp(q, libs[i], n) == 0 && (q[n] == '.' || q[n] == '\0'))
+      return i < 2 ? "cupy" : libs[i];
   }
   return NULL;
 }
@@ -72,7 +73,8 @@ static const char *imported_lib(const tstate *st) {
   TSNode n;
   bool many = false;
   while (!many && gl_bscan_next(&s, &n)) {
-    if (!gl_parse_type_is(n, "dotted_name") || !gl_model_resolve(st->ctx->model, n, q, sizeof q)) continue;
+    if (!gl_parse_type_is(n, "dotted_name") || !gl_model_resolve(st->ctx->model, n, q, sizeof q))
+      continue;
     const char *lib = lib_of(q);
     if (lib && only && strcmp(lib, only) != 0) many = true;
     if (lib) only = lib;
@@ -95,7 +97,9 @@ static void add_sync(flow *f, TSNode n) {
   f->has_sync = true;
 }
 
-static bool unsynced(const flow *f) { return f->has_work && (!f->has_sync || f->sync_at < f->work_at); }
+static bool unsynced(const flow *f) {
+  return f->has_work && (!f->has_sync || f->sync_at < f->work_at);
+}
 
 static void scan_code(const tstate *st, TSNode code, TSNode self, int helpers, flow *f);
 

@@ -157,7 +157,8 @@ static void visit_assignment(gl_tscan *s, TSNode n, const frame *f) {
   TSNode right = gl_parse_child(n, "right", 5);
   if (!(GL_IS(left, identifier) || GL_IS(left, attribute))) return;
   /* a clock read on the right is linked after the walk (gl_tscan_build, by position) */
-  add_binding(s, left, GL_IS(right, call) ? ts_node_start_byte(right) : 0, ts_node_end_byte(n), f->fn);
+  add_binding(s, left, GL_IS(right, call) ? ts_node_start_byte(right) : 0, ts_node_end_byte(n),
+              f->fn);
   if (!GL_IS(right, call)) return;
   gl_tlib lib = lib_of_expr(s, right);
   if (lib != GL_TLIB_NONE && GL_IS(left, identifier))
@@ -178,9 +179,11 @@ static void visit_import(gl_tscan *s, TSNode n) {
 
 static void visit_with(gl_tscan *s, TSNode n, const frame *f) {
   TSNode clause = ts_node_named_child(n, 0);
-  TSNode item = gl_parse_type_is(clause, "with_clause") ? ts_node_named_child(clause, 0) : (TSNode){0};
+  TSNode item =
+      gl_parse_type_is(clause, "with_clause") ? ts_node_named_child(clause, 0) : (TSNode){0};
   TSNode value = gl_parse_type_is(item, "with_item") ? gl_parse_child(item, "value", 5) : item;
-  if (gl_parse_type_is(value, "as_pattern")) value = ts_node_named_child(value, 0); /* `Timer() as t` */
+  if (gl_parse_type_is(value, "as_pattern"))
+    value = ts_node_named_child(value, 0); /* `Timer() as t` */
   TSNode body = gl_parse_child(n, "body", 4);
   if (!GL_IS(value, call) || ts_node_is_null(body)) return;
   gl_vec_push(&s->withs, ((gl_twith){value, body, f->fn, f->cond}));
@@ -218,7 +221,8 @@ static void visit(gl_tscan *s, TSNode n, TSSymbol sym, const frame *f) {
 
 static bool opens_cond(TSSymbol sym, const char *field, const frame *parent) {
   if (GL_HAS(sym, block))
-    return field && strcmp(field, "consequence") == 0 && gl_parse_type_is(parent->node, "if_statement");
+    return field && strcmp(field, "consequence") == 0 &&
+           gl_parse_type_is(parent->node, "if_statement");
   return GL_HAS(sym, elif_clause) || GL_HAS(sym, else_clause) ||
          GL_HAS(sym, except_clause) || GL_HAS(sym, except_group_clause) ||
          GL_HAS(sym, case_clause);
@@ -345,7 +349,8 @@ static void link_local_syncs(gl_tscan *s) {
     TSNode callee = gl_parse_child(e->node, "function", 8);
     uint32_t a = ts_node_start_byte(callee), b = ts_node_end_byte(callee);
     for (size_t f = 1; f < s->fns.len; f++)
-      if (syncs[f] && gl_tscan_same_text(s, a, b, s->fns.data[f].name_start, s->fns.data[f].name_end))
+      if (syncs[f] &&
+          gl_tscan_same_text(s, a, b, s->fns.data[f].name_start, s->fns.data[f].name_end))
         e->kind = GL_TEV_SYNC;
   }
   free(syncs);
@@ -406,7 +411,8 @@ void gl_tscan_free(gl_tscan *s) {
 /* ---- queries ------------------------------------------------------------------------------- */
 
 bool gl_tscan_same_text(const gl_tscan *s, uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1) {
-  return a1 - a0 == b1 - b0 && a1 > a0 && memcmp(s->src->bytes + a0, s->src->bytes + b0, a1 - a0) == 0;
+  return a1 - a0 == b1 - b0 && a1 > a0 &&
+         memcmp(s->src->bytes + a0, s->src->bytes + b0, a1 - a0) == 0;
 }
 
 int32_t gl_tscan_fn_at(const gl_tscan *s, uint32_t b) {
@@ -448,7 +454,8 @@ int32_t gl_tscan_region(const gl_tscan *s, uint32_t from, uint32_t to, int32_t f
   int32_t work = -1;
   uint32_t work_pos = 0, sync_pos = 0;
   /* events are in start order: those that start in (from, to] are the candidates */
-  for (size_t i = first_event_from(s, from); i < s->events.len && s->events.data[i].start <= to; i++) {
+  for (size_t i = first_event_from(s, from); i < s->events.len && s->events.data[i].start <= to;
+       i++) {
     const gl_tevent *e = &s->events.data[i];
     if (e->pos <= from || e->pos > to || !fn_encloses(s, e->fn, fn)) continue;
     if (e->kind & GL_TEV_SYNC) {
@@ -471,7 +478,8 @@ gl_tlib gl_tscan_event_lib(const gl_tscan *s, int32_t ev) {
     uint32_t a0 = ts_node_start_byte(b), a1 = ts_node_end_byte(b);
     for (size_t i = s->libnames.len; i-- > 0;) {
       const gl_tlibname *l = &s->libnames.data[i];
-      if (l->pos <= e->start && gl_tscan_same_text(s, a0, a1, l->name_start, l->name_end)) return l->lib;
+      if (l->pos <= e->start && gl_tscan_same_text(s, a0, a1, l->name_start, l->name_end))
+        return l->lib;
     }
   }
   uint32_t libs = s->libs & ~1u;

@@ -37,7 +37,8 @@ void gl_vbind_kill_target(gl_vbinds *b, const gl_source *src, uint32_t scope, TS
   if (!gl_parse_type_is(target, "pattern_list") && !gl_parse_type_is(target, "tuple_pattern") &&
       !gl_parse_type_is(target, "list_pattern") && !GL_IS(target, parenthesized_expression) &&
       !gl_parse_type_is(target, "tuple") && !gl_parse_type_is(target, "list") &&
-      !gl_parse_type_is(target, "list_splat_pattern") && !gl_parse_type_is(target, "expression_list"))
+      !gl_parse_type_is(target, "list_splat_pattern") &&
+      !gl_parse_type_is(target, "expression_list"))
     return;
   uint32_t n = ts_node_named_child_count(target);
   for (uint32_t i = 0; i < n; i++) {

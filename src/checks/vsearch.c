@@ -41,7 +41,7 @@ typedef struct vstate {
   gl_vec(site) exact;
   gl_vec(branch) branches;
   bool recall, timed;
-  bool quantized;        /* the file builds a Faiss IVF index (its flat indexes may be quantizers) */
+  bool quantized; /* the file builds a Faiss IVF index (its flat indexes may be quantizers) */
 } vstate;
 
 static bool has_word(const char *s, size_t len, const char *w) {
@@ -91,9 +91,9 @@ static bool is_exact(const vstate *st, TSNode call, const char *q) {
   if (matches(q, exact)) return true;
   if (!matches(q, nn)) return false;
   TSNode algo = gl_bscan_kwarg(st->ctx->src, call, "algorithm");
-  return gl_parse_type_is(algo, "string") && has_word(st->ctx->src->bytes + ts_node_start_byte(algo),
-                                                ts_node_end_byte(algo) - ts_node_start_byte(algo),
-                                                "brute");
+  return gl_parse_type_is(algo, "string") &&
+         has_word(st->ctx->src->bytes + ts_node_start_byte(algo),
+                  ts_node_end_byte(algo) - ts_node_start_byte(algo), "brute");
 }
 
 static bool is_set_value(const vstate *st, TSNode n) {
@@ -169,7 +169,8 @@ static void look(vstate *st, TSNode n, uint32_t scope) {
          is_set_value(st, gl_parse_child(n, "right", 5))))
       st->recall = true;
   } else if (gl_parse_type_is(n, "if_statement") || GL_IS(n, try_statement) ||
-             gl_parse_type_is(n, "conditional_expression") || gl_parse_type_is(n, "match_statement")) {
+             gl_parse_type_is(n, "conditional_expression") ||
+             gl_parse_type_is(n, "match_statement")) {
     add_branches(st, n);
     if (gl_parse_type_is(n, "if_statement")) {
       const gl_vscopes *sc = &st->scopes;

@@ -47,7 +47,8 @@ static void note_with(gstate *st, TSNode w) {
   for (uint32_t i = 0; i < n; i++) {
     TSNode item = ts_node_named_child(items, i);
     TSNode v = gl_parse_child(item, "value", 5);
-    TSNode call = !ts_node_is_null(v) && gl_parse_type_is(v, "as_pattern") ? ts_node_named_child(v, 0) : v;
+    TSNode call =
+        !ts_node_is_null(v) && gl_parse_type_is(v, "as_pattern") ? ts_node_named_child(v, 0) : v;
     if (ts_node_is_null(call) || !gl_bscan_callee_in(st->ctx->model, call, tape, 1)) continue;
     st->tape_end = ts_node_end_byte(w);
     if (gl_parse_type_is(v, "as_pattern")) {

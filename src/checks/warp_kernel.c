@@ -148,7 +148,8 @@ static void check_launch_devices(wstate *st, TSNode call) {
   char msg[MSG_CAP];
   for (size_t li = 0; li < 2; li++) {
     TSNode l = gl_bscan_kwarg(src, call, lists[li]);
-    if (ts_node_is_null(l) || (!gl_parse_type_is(l, "list") && !gl_parse_type_is(l, "tuple"))) continue;
+    if (ts_node_is_null(l) || (!gl_parse_type_is(l, "list") && !gl_parse_type_is(l, "tuple")))
+      continue;
     uint32_t n = ts_node_named_child_count(l);
     for (uint32_t i = 0; i < n; i++) {
       TSNode a = ts_node_named_child(l, i);

@@ -36,7 +36,8 @@ static int cmp_finding(const void *pa, const void *pb) {
   const gl_finding *a = pa, *b = pb;
   if (a->region.start_byte != b->region.start_byte)
     return a->region.start_byte < b->region.start_byte ? -1 : 1;
-  if (a->region.end_byte != b->region.end_byte) return a->region.end_byte < b->region.end_byte ? -1 : 1;
+  if (a->region.end_byte != b->region.end_byte)
+    return a->region.end_byte < b->region.end_byte ? -1 : 1;
   return strcmp(a->rule->id, b->rule->id);
 }
 
@@ -44,7 +45,8 @@ static int cmp_finding(const void *pa, const void *pb) {
 static void lint_with(const gl_matcher *m, uint32_t match_limit, const char *code,
                       gl_file_result *out) {
   lint_buffer(m, match_limit, code, out);
-  if (out->findings.len) qsort(out->findings.data, out->findings.len, sizeof(gl_finding), cmp_finding);
+  if (out->findings.len)
+    qsort(out->findings.data, out->findings.len, sizeof(gl_finding), cmp_finding);
 }
 
 /* Runs one enabled rule with query q over code; returns the number of findings and, through
@@ -56,7 +58,8 @@ static size_t count_lines(const char *q, const char *code, uint32_t *lines, size
   gl_file_result out;
   lint_with(m, 0, code, &out);
   size_t n = out.findings.len;
-  for (size_t i = 0; lines && i < n && i < cap; i++) lines[i] = out.findings.data[i].region.start_line;
+  for (size_t i = 0; lines && i < n && i < cap; i++)
+    lines[i] = out.findings.data[i].region.start_line;
   gl_file_result_free(&out);
   gl_match_free(m);
   set_free(set);
@@ -98,7 +101,8 @@ static const spec main_specs[] = {
     {"GPU901", "((dotted_name) @hit (#resolves-match? @hit \"^cuspatial(\\\\..*)?$\"))", 30,
      "`{hit}` is archived", GL_LEVEL_ERROR, true, NULL},
     {"GPU902",
-     "((call function: (attribute) @fn) @hit\n (#resolves-to? @fn \"cupy.asnumpy\" \"torch.Tensor.cpu\"))",
+     "((call function: (attribute) @fn) @hit\n (#resolves-to? @fn \"cupy.asnumpy\" "
+     "\"torch.Tensor.cpu\"))",
      30, "{fn} -> {fn.qualified}", GL_LEVEL_WARNING, true, NULL},
     {"GPU903", "((string) @hit (#match? @hit \"cuda:\\\\d\") (#in-loop? @hit))", 30,
      "device string {hit} in a loop", GL_LEVEL_NOTE, true, NULL},
@@ -174,8 +178,10 @@ static void test_eq_and_not_eq_with_string(void **state) {
 
 static void test_eq_and_not_eq_with_capture(void **state) {
   uint32_t lines[4];
-  const char *q_eq = "((assignment left: (identifier) @l right: (identifier) @r) @hit (#eq? @l @r))";
-  const char *q_ne = "((assignment left: (identifier) @l right: (identifier) @r) @hit (#not-eq? @l @r))";
+  const char *q_eq =
+      "((assignment left: (identifier) @l right: (identifier) @r) @hit (#eq? @l @r))";
+  const char *q_ne =
+      "((assignment left: (identifier) @l right: (identifier) @r) @hit (#not-eq? @l @r))";
   const char *code = "a = a\nb = c\nd = 1\n";
   assert_int_equal(count_lines(q_eq, code, lines, 4), 1);
   assert_int_equal(lines[0], 1);
@@ -203,7 +209,8 @@ static void test_match_and_not_match(void **state) {
   const char *code = "cupy\nnumpy\nxcupy\n";
   assert_int_equal(count_lines("((identifier) @hit (#match? @hit \"^cu\"))", code, lines, 4), 1);
   assert_int_equal(lines[0], 1);
-  assert_int_equal(count_lines("((identifier) @hit (#not-match? @hit \"^cu\"))", code, lines, 4), 2);
+  assert_int_equal(count_lines("((identifier) @hit (#not-match? @hit \"^cu\"))", code, lines, 4),
+                   2);
   assert_int_equal(lines[0], 2);
   assert_int_equal(lines[1], 3);
   /* a search, not a full match; escapes reach PCRE2 decoded once */
@@ -212,7 +219,7 @@ static void test_match_and_not_match(void **state) {
   /* the literal after ^ is checked before the regex runs: these must still match as PCRE2 does */
   const char *ids = "abc\nxab\nac\nxc\naa\nbc\nab_c\n";
   assert_int_equal(count("((identifier) @hit (#match? @hit \"^ab\"))", ids), 2);      /* abc ab_c */
-  assert_int_equal(count("((identifier) @hit (#match? @hit \"^ab|c\"))", ids), 5);    /* + ac xc bc */
+  assert_int_equal(count("((identifier) @hit (#match? @hit \"^ab|c\"))", ids), 5); /* + ac xc bc */
   assert_int_equal(count("((identifier) @hit (#match? @hit \"^ab?c\"))", ids), 2);    /* abc ac */
   assert_int_equal(count("((identifier) @hit (#match? @hit \"^a{2}\"))", ids), 1);    /* aa */
   assert_int_equal(count("((identifier) @hit (#match? @hit \"^[ab]c\"))", ids), 2);   /* ac bc */
@@ -223,10 +230,12 @@ static void test_match_and_not_match(void **state) {
 static void test_any_of_and_not_any_of(void **state) {
   uint32_t lines[4];
   const char *code = "a\nb\nc\nab\n";
-  assert_int_equal(count_lines("((identifier) @hit (#any-of? @hit \"a\" \"b\"))", code, lines, 4), 2);
+  assert_int_equal(count_lines("((identifier) @hit (#any-of? @hit \"a\" \"b\"))", code, lines, 4),
+                   2);
   assert_int_equal(lines[0], 1);
   assert_int_equal(lines[1], 2);
-  assert_int_equal(count_lines("((identifier) @hit (#not-any-of? @hit \"a\" \"b\"))", code, lines, 4), 2);
+  assert_int_equal(
+      count_lines("((identifier) @hit (#not-any-of? @hit \"a\" \"b\"))", code, lines, 4), 2);
   assert_int_equal(lines[0], 3);
   assert_int_equal(lines[1], 4);
   /* a bare symbol is a string too */
@@ -302,7 +311,8 @@ static size_t load_error(const char *q, const char *message, char *buf, size_t c
   } while (0)
 
 static void test_error_syntax(void **state) {
-  ASSERT_LOAD_ERROR("((call) @hit", "rules/t/GPU900.md:20:13: invalid query syntax at end of query");
+  ASSERT_LOAD_ERROR("((call) @hit",
+                    "rules/t/GPU900.md:20:13: invalid query syntax at end of query");
   ASSERT_LOAD_ERROR("(call) @hit)", "rules/t/GPU900.md:20:12: invalid query syntax near ')'");
   /* at the end: just past the last token, not on the closing fence's line */
   ASSERT_LOAD_ERROR("((call) @hit\n (#eq? @hit \"x\")\n",
@@ -312,7 +322,8 @@ static void test_error_syntax(void **state) {
 }
 
 static void test_error_unknown_node_type(void **state) {
-  ASSERT_LOAD_ERROR("((call) @hit)\n((foo) @hit)", "rules/t/GPU900.md:21:3: unknown node type 'foo'");
+  ASSERT_LOAD_ERROR("((call) @hit)\n((foo) @hit)",
+                    "rules/t/GPU900.md:21:3: unknown node type 'foo'");
 }
 
 static void test_error_unknown_field(void **state) {
@@ -321,7 +332,8 @@ static void test_error_unknown_field(void **state) {
 }
 
 static void test_error_invalid_capture(void **state) {
-  ASSERT_LOAD_ERROR("((call) @hit (#eq? @nope \"x\"))", "rules/t/GPU900.md:20:21: invalid capture '@nope'");
+  ASSERT_LOAD_ERROR("((call) @hit (#eq? @nope \"x\"))",
+                    "rules/t/GPU900.md:20:21: invalid capture '@nope'");
 }
 
 static void test_error_impossible_structure(void **state) {
@@ -330,20 +342,23 @@ static void test_error_impossible_structure(void **state) {
 }
 
 static void test_error_unknown_predicate(void **state) {
-  ASSERT_LOAD_ERROR("((call) @hit\n  (#foo? @hit))", "rules/t/GPU900.md:21:4: unknown predicate '#foo?'");
+  ASSERT_LOAD_ERROR("((call) @hit\n  (#foo? @hit))",
+                    "rules/t/GPU900.md:21:4: unknown predicate '#foo?'");
   /* a "#foo?" inside a string earlier in the pattern does not fool the position */
   ASSERT_LOAD_ERROR("((string) @hit (#eq? @hit \"(#set! x)\") (#set! @hit))",
                     "rules/t/GPU900.md:20:41: unknown predicate '#set!'");
 }
 
 static void test_error_predicate_outside_pattern(void **state) {
-  const char *want = "rules/t/GPU900.md:21:1: predicate outside a pattern: wrap the pattern and its "
-                     "predicates in one pair of parentheses";
+  const char *want =
+      "rules/t/GPU900.md:21:1: predicate outside a pattern: wrap the pattern and its "
+      "predicates in one pair of parentheses";
   ASSERT_LOAD_ERROR("((call) @hit)\n(#in-loop? @hit)", want);
   /* on the pattern's own line, after it */
-  ASSERT_LOAD_ERROR("(call) @hit (#in-loop? @hit)",
-                    "rules/t/GPU900.md:20:13: predicate outside a pattern: wrap the pattern and its "
-                    "predicates in one pair of parentheses");
+  ASSERT_LOAD_ERROR(
+      "(call) @hit (#in-loop? @hit)",
+      "rules/t/GPU900.md:20:13: predicate outside a pattern: wrap the pattern and its "
+      "predicates in one pair of parentheses");
 }
 
 static void test_error_missing_hit(void **state) {
@@ -360,31 +375,39 @@ static void test_error_bad_regex_with_pcre2_offset(void **state) {
   /* escapes: the literal's bytes \\d(x decode to \d(x; PCRE2's offset 4 (the end) is column 40 */
   ASSERT_LOAD_ERROR("((identifier) @hit (#match? @hit \"\\\\d(x\"))",
                     "rules/t/GPU900.md:20:40: invalid regex: missing closing parenthesis");
-  ASSERT_LOAD_ERROR("((dotted_name) @hit\n (#resolves-match? @hit \"[z-a]\"))",
-                    "rules/t/GPU900.md:21:29: invalid regex: range out of order in character class");
+  ASSERT_LOAD_ERROR(
+      "((dotted_name) @hit\n (#resolves-match? @hit \"[z-a]\"))",
+      "rules/t/GPU900.md:21:29: invalid regex: range out of order in character class");
 }
 
 static void test_error_predicate_arity(void **state) {
-  ASSERT_LOAD_ERROR("((call) @hit (#eq? @hit))",
-                    "rules/t/GPU900.md:20:15: predicate '#eq?' expects a capture, then a string or a capture");
-  ASSERT_LOAD_ERROR("((call) @hit (#match? @hit @hit))",
-                    "rules/t/GPU900.md:20:15: predicate '#match?' expects a capture, then one regex string");
-  ASSERT_LOAD_ERROR("((call) @hit (#any-of? \"a\" @hit))",
-                    "rules/t/GPU900.md:20:15: predicate '#any-of?' expects a capture, then one or more strings");
+  ASSERT_LOAD_ERROR(
+      "((call) @hit (#eq? @hit))",
+      "rules/t/GPU900.md:20:15: predicate '#eq?' expects a capture, then a string or a capture");
+  ASSERT_LOAD_ERROR(
+      "((call) @hit (#match? @hit @hit))",
+      "rules/t/GPU900.md:20:15: predicate '#match?' expects a capture, then one regex string");
+  ASSERT_LOAD_ERROR(
+      "((call) @hit (#any-of? \"a\" @hit))",
+      "rules/t/GPU900.md:20:15: predicate '#any-of?' expects a capture, then one or more strings");
   ASSERT_LOAD_ERROR("((call) @hit (#resolves-to? @hit))",
-                    "rules/t/GPU900.md:20:15: predicate '#resolves-to?' expects a capture, then one or more strings");
+                    "rules/t/GPU900.md:20:15: predicate '#resolves-to?' expects a capture, then "
+                    "one or more strings");
   ASSERT_LOAD_ERROR("((call) @hit (#in-loop? @hit \"x\"))",
                     "rules/t/GPU900.md:20:15: predicate '#in-loop?' expects exactly one capture");
 }
 
 static void test_error_placeholder_names_no_capture(void **state) {
   char buf[1024];
-  assert_int_equal(load_error("((call function: (_) @fn) @hit)", "`{nope}` in {fn}", buf, sizeof(buf)), 1);
+  assert_int_equal(
+      load_error("((call function: (_) @fn) @hit)", "`{nope}` in {fn}", buf, sizeof(buf)), 1);
   assert_string_equal(buf, "rules/t/GPU900.md:1:1: message placeholder '{nope}' names no capture");
   assert_int_equal(load_error("((call) @hit)", "{fn.qualified}", buf, sizeof(buf)), 1);
-  assert_string_equal(buf, "rules/t/GPU900.md:1:1: message placeholder '{fn.qualified}' names no capture");
+  assert_string_equal(
+      buf, "rules/t/GPU900.md:1:1: message placeholder '{fn.qualified}' names no capture");
   /* braces that are no placeholder are text */
-  assert_int_equal(load_error("((call) @hit)", "set {} and {not one} and {hit.qualified}", buf, sizeof(buf)), 0);
+  assert_int_equal(
+      load_error("((call) @hit)", "set {} and {not one} and {hit.qualified}", buf, sizeof(buf)), 0);
 }
 
 static void test_error_empty_query(void **state) {
@@ -460,7 +483,8 @@ static void test_predicate_capture_of_other_pattern(void **state) {
   assert_int_equal(errs.len, 1);
   char buf[512];
   gl_diag_format(&errs.data[0], buf, sizeof(buf));
-  assert_string_equal(buf, "rules/t/GPU901.md:5:26: invalid capture '@x': its pattern does not capture it");
+  assert_string_equal(
+      buf, "rules/t/GPU901.md:5:26: invalid capture '@x': its pattern does not capture it");
   gl_vec_free(&errs);
   set_free(set);
 }
@@ -475,7 +499,8 @@ static void test_match_limit_exceeded_is_noted(void **state) {
   lint_with(m, 1, "f(g(h(x)))\n", &out);
   assert_int_equal(out.notes.len, 1);
   assert_int_equal(out.notes.data[0].kind, GL_NOTE_PARTIAL);
-  assert_string_equal(out.notes.data[0].message, "query match limit exceeded; some findings may be missing");
+  assert_string_equal(out.notes.data[0].message,
+                      "query match limit exceeded; some findings may be missing");
   assert_true(out.findings.len < 2);
   gl_file_result_free(&out);
   /* the default limit (0 -> 4096) finds both and notes nothing */
@@ -515,8 +540,9 @@ static void test_regex_limit_is_noted_once_per_file(void **state) {
 
 static void test_dedupe_within_rule_not_across_rules(void **state) {
   const spec specs[] = {
-      {"GPU900", "((identifier) @hit (#eq? @hit \"x\"))\n((identifier) @hit (#match? @hit \"^x$\"))",
-       0, NULL, 0, true, NULL},
+      {"GPU900",
+       "((identifier) @hit (#eq? @hit \"x\"))\n((identifier) @hit (#match? @hit \"^x$\"))", 0, NULL,
+       0, true, NULL},
       {"GPU901", "((identifier) @hit (#eq? @hit \"x\"))", 0, NULL, 0, true, NULL},
   };
   gl_ruleset *set = set_new(specs, 2);
@@ -566,8 +592,10 @@ static void test_no_rules_at_all(void **state) {
 }
 
 static void test_message_placeholders(void **state) {
-  spec s = {"GPU900", "((call function: (_) @fn) @hit)", 0, "[{hit}] [{fn}] [{fn.qualified}] {not one} {}",
-            0, true, NULL};
+  spec s = {"GPU900", "((call function: (_) @fn) @hit)",
+            0,        "[{hit}] [{fn}] [{fn.qualified}] {not one} {}",
+            0,        true,
+            NULL};
   gl_ruleset *set = set_new(&s, 1);
   gl_matcher *m = matcher_ok(set);
   gl_file_result out;

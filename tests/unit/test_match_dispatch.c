@@ -96,7 +96,8 @@ static void test_method_name(void **state) {
       "d.gets()\n";               /* 6 */
   const char *q = "((call function: (attribute object: (_) @recv attribute: (identifier) @m)) @hit"
                   " (#eq? @m \"get\"))";
-  rule1(q, code, "GPU900 1:1 found d.get()\nGPU900 2:1 found x.y.get(1)\nGPU900 5:3 found d.get()\n");
+  rule1(q, code,
+        "GPU900 1:1 found d.get()\nGPU900 2:1 found x.y.get(1)\nGPU900 5:3 found d.get()\n");
   q = "((call function: (attribute object: (_) @recv attribute: (identifier) @m)) @hit"
       " (#not-eq? @m \"get\"))";
   rule1(q, code, "GPU900 5:12 found e.put()\nGPU900 6:1 found d.gets()\n");
@@ -168,7 +169,8 @@ static void test_recovered_syntax_error(void **state) {
   (void)state;
   rule1("((call function: (attribute attribute: (identifier) @m)) @hit (#eq? @m \"cuda\"))",
         "x = t.cuda(async=True)\ny = u.cuda()\ndef f(:\n    v.cuda()\n",
-        "GPU900 1:5 found t.cuda(async=True)\nGPU900 2:5 found u.cuda()\nGPU900 4:5 found v.cuda()\n");
+        "GPU900 1:5 found t.cuda(async=True)\nGPU900 2:5 found u.cuda()\nGPU900 4:5 found "
+        "v.cuda()\n");
 }
 
 static void test_resolves_through_aliases(void **state) {

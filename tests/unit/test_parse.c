@@ -107,14 +107,17 @@ static void test_child_by_field(void **state) {
   assert_type(gl_parse_child(gl_parse_child(call, "function", 8), "attribute", 9), "identifier");
   assert_true(ts_node_is_null(gl_parse_child(call, "left", 4)));      /* a field call lacks */
   assert_true(ts_node_is_null(gl_parse_child(call, "no_such", 7)));   /* no such field */
-  assert_true(ts_node_is_null(gl_parse_child(ts_node_child_by_field_name(call, "left", 4), "x", 1)));
+  assert_true(
+      ts_node_is_null(gl_parse_child(ts_node_child_by_field_name(call, "left", 4), "x", 1)));
   char name[16];
   memcpy(name, "left", 5);   /* one buffer naming two fields in turn */
-  assert_true(ts_node_eq(gl_parse_child(asg, name, 4), ts_node_child_by_field_name(asg, "left", 4)));
+  assert_true(
+      ts_node_eq(gl_parse_child(asg, name, 4), ts_node_child_by_field_name(asg, "left", 4)));
   memcpy(name, "righ", 5);
   assert_true(ts_node_is_null(gl_parse_child(asg, name, 4)));
   memcpy(name, "right", 6);
-  assert_true(ts_node_eq(gl_parse_child(asg, name, 5), ts_node_child_by_field_name(asg, "right", 5)));
+  assert_true(
+      ts_node_eq(gl_parse_child(asg, name, 5), ts_node_child_by_field_name(asg, "right", 5)));
   ts_tree_delete(t);
 }
 
@@ -125,7 +128,8 @@ static void test_type_sets(void **state) {
       "import a.b as c\nfrom d import (e as f, g)\n@deco\nclass K(B):\n    x: int = 1\n"
       "    def m(self, p=1, *, q: int = 2, **kw):\n        return lambda y: y + p\n"
       "async def h():\n    async with w() as v, u:\n        await v\n"
-      "    try:\n        pass\n    except* E as e:\n        pass\n    except (A, B):\n        pass\n"
+      "    try:\n        pass\n    except* E as e:\n        pass\n    except (A, B):\n        "
+      "pass\n"
       "    else:\n        pass\n    finally:\n        pass\n"
       "match z:\n    case [1, *rest] if rest:\n        t = -z[0] ** 2 < 3 <= 4\n    case _:\n"
       "        t += (z.a)(1)\nprint >> sys.stderr, 'x'\nexec 'code'\nif a: b\nelif c: d\n"

@@ -35,7 +35,9 @@ static void destroy(fixture *f) {
   gl_vec_free(&f->set.rules);
 }
 
-static bool wants(const gl_prefilter *pf, const char *s) { return gl_prefilter_wants(pf, s, strlen(s)); }
+static bool wants(const gl_prefilter *pf, const char *s) {
+  return gl_prefilter_wants(pf, s, strlen(s));
+}
 
 static void test_whole_words(void **state) {
   fixture f;
@@ -149,7 +151,8 @@ static void test_random_buffers_match_reference(void **state) {
   for (int round = 0; round < 30000; round++) {
     size_t len = next_random(&seed) % (round % 50 == 0 ? 2000 : 200);
     for (size_t i = 0; i < len; i++)
-      buf[i] = next_random(&seed) % 23 == 0 ? '\0' : alphabet[next_random(&seed) % (sizeof alphabet - 1)];
+      buf[i] = next_random(&seed) % 23 == 0 ? '\0'
+                                            : alphabet[next_random(&seed) % (sizeof alphabet - 1)];
     for (int k = (int)(next_random(&seed) % 4); k > 0 && len > 0; k--) {
       const char *w = pieces[next_random(&seed) % (sizeof pieces / sizeof *pieces)];
       size_t at = next_random(&seed) % len, n = strlen(w);
