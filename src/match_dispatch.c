@@ -20,7 +20,11 @@
 
 #include "match_impl.h"
 
-#define MAX_CAPS 16     /* captures of one pattern read early */
+/* A capture that always takes the node at a slot (what the analysis of one pattern finds). */
+typedef struct gl_mcap {
+  uint32_t capture;
+  uint8_t slot;
+} gl_mcap;
 
 /* Fields that hold exactly one node, of the node types that hold them (tree-sitter-python's
  * grammar.js: not `for_in_clause right`, `subscript subscript` or `if_statement alternative`,
@@ -340,19 +344,16 @@ static bool take_pattern(gl_matcher *m, const gl_qtext *qt, uint32_t i) {
     if (captured_once(&s, start, s.caps.data[k].capture)) s.caps.data[keep++] = s.caps.data[k];
   s.caps.len = keep;
   gl_mdispatch d = {.pattern = i, .root = s.root, .key = -1};
-  bool ok = !s.bad && s.root && s.root < ts_language_symbol_count(m->lang) && s.caps.len &&
-            s.caps.len <= MAX_CAPS && choose_tests(m, &s, &m->patterns.data[i], &d);
+  bool ok = !s.bad && s.root && choose_tests(m, &s, &m->patterns.data[i], &d);
+  gl_vec_free(&s.caps);   /* the tests hold the slots they read */
   if (ok) {
     m->nslots = nslots;
     d.fixed = s.fixed.data;
     d.nfixed = (uint32_t)s.fixed.len;
-    d.caps = s.caps.data;
-    d.ncaps = (uint32_t)s.caps.len;
     gl_vec_push(&m->dispatch, d);
   } else {
     free(d.tests);
     gl_vec_free(&s.fixed);
-    gl_vec_free(&s.caps);
   }
   return ok;
 }
@@ -361,7 +362,6 @@ void gl_mdispatch_free_all(gl_matcher *m) {
   for (size_t k = 0; k < m->dispatch.len; k++) {
     gl_mdispatch *d = &m->dispatch.data[k];
     free(d->fixed);
-    free(d->caps);
     free(d->tests);
   }
   gl_vec_free(&m->dispatch);

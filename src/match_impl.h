@@ -56,11 +56,6 @@ typedef struct gl_mfixed {     /* a node the pattern requires at a slot */
   TSSymbol symbols[GL_MFIXED_SYMBOLS];
 } gl_mfixed;
 
-typedef struct gl_mcap {       /* a capture that always takes the node at a slot */
-  uint32_t capture;
-  uint8_t slot;
-} gl_mcap;
-
 /* A predicate tested early, on the nodes at its slots; patterns share equal ones, so each is
  * evaluated at most once per node. */
 typedef struct gl_mtest {
@@ -78,8 +73,6 @@ typedef struct gl_mdispatch {
   TSSymbol root;
   gl_mfixed *fixed;            /* owned */
   uint32_t nfixed;
-  gl_mcap *caps;               /* owned */
-  uint32_t ncaps;
   uint32_t *tests;             /* owned */
   uint32_t ntests;
 } gl_mdispatch;
