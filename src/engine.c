@@ -19,6 +19,7 @@
 #include "model.h"
 #include "notebook.h"
 #include "parse.h"
+#include "parse_arena.h"
 #include "prefilter.h"
 #include "report/report.h"
 #include "suppress.h"
@@ -112,7 +113,7 @@ static void lint_source(worker *w, const gl_source *src, gl_file_result *out) {
   bool large = src->len > GL_LARGE_FILE_BYTES;
   if (large) gate_enter(&sh->large);
   gl_diag err = {0};
-  TSTree *tree = gl_parse_source(w->parser, src, &err);
+  TSTree *tree = gl_parse_scratch(w->parser, src, &err);
   if (large) gate_leave(&sh->large);
   if (!tree) {
     out->linted = false;
@@ -133,7 +134,7 @@ static void lint_source(worker *w, const gl_source *src, gl_file_result *out) {
     add_frames_and_hashes(src, out);
   }
   gl_model_free(model);
-  ts_tree_delete(tree);
+  gl_parse_release(tree);
 }
 
 /* A notebook: its code cells as one virtual source, results moved back into the .ipynb; a
@@ -211,6 +212,7 @@ static void *worker_main(void *arg) {
     if (i >= sh->nfiles) break;
     lint_path(w, &sh->files[i], &sh->results[i]);
   }
+  gl_arena_release_thread(); /* this thread's parse arena: it is thread-local */
   return NULL;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "parse_arena.h"
 #include "xalloc.h"
 
 const TSLanguage *tree_sitter_python(void);
@@ -142,7 +143,12 @@ bool gl_parse_covers(const TSTree *tree, const gl_source *src, uint32_t *end_out
   return *end_out >= need;
 }
 
-TSTree *gl_parse_source(gl_parser *p, const gl_source *src, gl_diag *err) {
+/* Parses src with ts under p's time limit. NULL with err set when the file is too large, the
+ * limit passed (the caller resets or drops ts) or the tree does not cover the source (the tree is
+ * left to the caller through *partial, to delete or drop). */
+static TSTree *parse_with(const gl_parser *p, TSParser *ts, const gl_source *src, gl_diag *err,
+                          TSTree **partial) {
+  *partial = NULL;
   if (src->len > UINT32_MAX - 1) {
     gl_diag_set(err, src->path, 0, 0, "file of %zu bytes is too large to parse", src->len);
     return NULL;
@@ -155,19 +161,57 @@ TSTree *gl_parse_source(gl_parser *p, const gl_source *src, gl_diag *err) {
     opts.payload = &end;
     opts.progress_callback = past_deadline;
   }
-  TSTree *tree = ts_parser_parse_with_options(p->ts, NULL, input, opts);
+  TSTree *tree = ts_parser_parse_with_options(ts, NULL, input, opts);
   if (!tree) {
-    ts_parser_reset(p->ts);
     gl_diag_set(err, src->path, 0, 0, "parse time limit of %u ms exceeded", p->timeout_ms);
     return NULL;
   }
   uint32_t covered;
   if (!gl_parse_covers(tree, src, &covered)) {
-    ts_tree_delete(tree);
+    *partial = tree;
     gl_diag_set(err, src->path, 0, 0, "syntax tree covers only %u of %zu bytes", covered, src->len);
     return NULL;
   }
   return tree;
+}
+
+TSTree *gl_parse_source(gl_parser *p, const gl_source *src, gl_diag *err) {
+  TSTree *partial;
+  TSTree *tree = parse_with(p, p->ts, src, err, &partial);
+  if (partial) ts_tree_delete(partial);
+  else if (!tree) ts_parser_reset(p->ts);
+  return tree;
+}
+
+TSTree *gl_parse_scratch(gl_parser *p, const gl_source *src, gl_diag *err) {
+  if (!gl_arena_enter()) return gl_parse_source(p, src, err);
+  /* A parser of its own, in the arena: a parser keeps a pool of freed subtrees across parses,
+   * which must not outlive the arena's blocks. */
+  TSParser *ts = ts_parser_new();
+  ts_parser_set_language(ts, gl_parse_language());
+  TSTree *partial;
+  TSTree *tree = parse_with(p, ts, src, err, &partial);
+  gl_arena_leave(tree ? tree : partial);
+  /* Free the parser properly (its arena blocks are no-ops to free) when it holds heap memory:
+   * part of the parse spilled to the heap, or the parse was cancelled, which keeps the grammar's
+   * scanner state (allocated with malloc, freed only by a reset). */
+  if ((!tree && !partial) || gl_arena_spilled()) ts_parser_delete(ts);
+  if (!tree) {
+    if (partial) gl_parse_release(partial);
+    else gl_arena_drop();
+    return NULL;
+  }
+  return tree;
+}
+
+void gl_parse_release(TSTree *tree) {
+  if (!tree) return;
+  if (!gl_arena_holds(tree)) {
+    ts_tree_delete(tree);
+    return;
+  }
+  if (gl_arena_spilled()) ts_tree_delete(tree);
+  gl_arena_drop();
 }
 
 /* ---- first syntax error ------------------------------------------------------------------- */

@@ -9,8 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <tree_sitter/api.h>
 #include <unistd.h>
+
+#include "parse_arena.h"
 
 static void out_of_memory(size_t size) {
   /* write(2) rather than stdio: stdio may itself need memory. */
@@ -66,7 +67,7 @@ char *gl_xasprintf(const char *fmt, ...) {
 static void *cjson_malloc(size_t size) { return gl_xmalloc(size); }
 
 void gl_xalloc_install_library_hooks(void) {
-  ts_set_allocator(gl_xmalloc, gl_xcalloc, gl_xrealloc, free);
+  gl_arena_install(); /* tree-sitter: the heap through the functions above, or a parse arena */
   cJSON_Hooks hooks = {cjson_malloc, free};
   cJSON_InitHooks(&hooks);
 }

@@ -1,12 +1,15 @@
-/* parse_floor.c: the benchmark's parse-only floor: reads every file it is given and parses it with
- * the same tree-sitter runtime and Python grammar as gpulint, and does nothing else.
- * Owns: its command line (`parse_floor [-j N|-jN] [-l LIST] [FILE...]`, LIST holding one path
- *       a line), the worker pool, and the one summary line it prints ("parse_floor: F files,
- *       B bytes, T threads, E unreadable"); exit 1 when a file could not be read.
- * Not: anything gpulint does after the parse (no query, no walk, no report); it is not linked with
- *      gl_core, only with gl_tree_sitter and gl_tree_sitter_python.
- * Threads: like gpulint's pool, each worker owns one TSParser reused across files and takes the
- *          next file from a shared atomic index; the totals are atomics read after the joins. */
+/* parse_floor.c: the benchmark's parse-only floor: reads every file it is given and parses it the
+ * way gpulint does (parse.c's gl_parse_scratch: the same tree-sitter runtime and Python grammar,
+ * the same per-thread parse arena), and does nothing else.
+ * Owns: its command line (`parse_floor [--heap] [-j N|-jN] [-l LIST] [FILE...]`, LIST holding one
+ *       path a line; --heap parses with one reused TSParser and tree-sitter's heap allocation, as
+ *       gpulint did before the arena, for comparison), the worker pool, and the one summary line
+ *       it prints ("parse_floor: F files, B bytes, T threads, E unreadable"); exit 1 when a file
+ *       could not be read.
+ * Not: anything gpulint does after the parse (no model, no query, no report): of gl_core it calls
+ *      only parse.c and parse_arena.c.
+ * Threads: like gpulint's pool, each worker owns one gl_parser and takes the next file from a
+ *          shared atomic index; the totals are atomics read after the joins. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -15,9 +18,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include <tree_sitter/api.h>
-
-const TSLanguage *tree_sitter_python(void);
+#include "parse.h"
+#include "parse_arena.h"
 
 typedef struct paths {
   char **items;
@@ -26,6 +28,7 @@ typedef struct paths {
 
 typedef struct pool {
   const paths *files;
+  int heap;
   atomic_size_t next;
   atomic_size_t parsed;
   atomic_size_t unreadable;
@@ -94,35 +97,33 @@ static char *read_file(const char *path, size_t *len) {
 
 static void *worker(void *arg) {
   pool *p = arg;
-  TSParser *parser = ts_parser_new();
-  if (!ts_parser_set_language(parser, tree_sitter_python())) {
-    fputs("parse_floor: the Python grammar does not match the runtime\n", stderr);
-    exit(2);
-  }
+  gl_parser *parser = gl_parse_new(0, 0);
   for (;;) {
     size_t i = atomic_fetch_add(&p->next, 1);
     if (i >= p->files->len) break;
-    size_t len = 0;
-    char *src = read_file(p->files->items[i], &len);
-    if (!src) {
+    gl_source src = {.path = p->files->items[i]};
+    src.bytes = read_file(src.path, &src.len);
+    if (!src.bytes) {
       atomic_fetch_add(&p->unreadable, 1);
       continue;
     }
-    TSTree *tree = ts_parser_parse_string(parser, NULL, src, (uint32_t)len);
+    gl_diag err = {0};
+    TSTree *tree = p->heap ? gl_parse_source(parser, &src, &err)
+                           : gl_parse_scratch(parser, &src, &err);
     if (tree) {
       atomic_fetch_add(&p->parsed, 1);
-      atomic_fetch_add(&p->bytes, (uint_least64_t)len);
-      ts_tree_delete(tree);
+      atomic_fetch_add(&p->bytes, (uint_least64_t)src.len);
+      gl_parse_release(tree);
     }
-    ts_parser_reset(parser);
-    free(src);
+    free(src.bytes);
   }
-  ts_parser_delete(parser);
+  gl_parse_free(parser);
+  gl_arena_release_thread();
   return NULL;
 }
 
 static int usage(void) {
-  fputs("usage: parse_floor [-j N] [-l LIST] [FILE...]\n", stderr);
+  fputs("usage: parse_floor [--heap] [-j N] [-l LIST] [FILE...]\n", stderr);
   return 2;
 }
 
@@ -130,8 +131,11 @@ int main(int argc, char **argv) {
   long online = sysconf(_SC_NPROCESSORS_ONLN);
   unsigned jobs = online > 0 ? (unsigned)online : 1;
   paths files = {0};
+  int heap = 0;
   for (int i = 1; i < argc; i++) {
-    if (strncmp(argv[i], "-j", 2) == 0 && (argv[i][2] || i + 1 < argc)) {
+    if (strcmp(argv[i], "--heap") == 0) {
+      heap = 1;
+    } else if (strncmp(argv[i], "-j", 2) == 0 && (argv[i][2] || i + 1 < argc)) {
       const char *v = argv[i][2] ? argv[i] + 2 : argv[++i];
       char *end = NULL;
       long n = strtol(v, &end, 10);
@@ -148,7 +152,8 @@ int main(int argc, char **argv) {
       paths_push(&files, argv[i]);
     }
   }
-  pool p = {.files = &files};
+  gl_arena_install();
+  pool p = {.files = &files, .heap = heap};
   pthread_t *threads = xrealloc_or_die(NULL, jobs * sizeof(pthread_t));
   unsigned started = 0;
   while (started < jobs && pthread_create(&threads[started], NULL, worker, &p) == 0) started++;

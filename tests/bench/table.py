@@ -82,6 +82,8 @@ def main(argv):
          ratio("gl-noprefilter", "ag25-dense"), "ag25-dense"),
         ("gpulint --no-prefilter / parse floor (gpu-dense, -j%s); target <= 1.15" % jobs,
          ratio("gl-noprefilter", "floor"), "floor"),
+        ("parse floor / parse floor with tree-sitter's heap allocation (gpu-dense, -j%s): what the "
+         "parse arena saves" % jobs, ratio("floor", "floor-heap"), "floor-heap"),
         ("gpulint -j%s / -j1 time (gpu-dense, --no-prefilter); speed-up target >= 1.8 (ratio <= 0.56)" % jobs,
          ratio("gl-noprefilter", "gl-j1"), "gl-j1"),
         ("ast-grep 1 rule / gpulint default (stdlib): times faster; target >= 25",
