@@ -94,18 +94,32 @@ static void rewrite_lone_cr(gl_source *src) {
   }
 }
 
+/* One pass over the bytes; the table starts at a guess of 40 bytes a line and doubles. */
 static void build_lines(gl_source *src) {
   const char *b = src->bytes;
   const char *end = b + src->len;
-  uint32_t n = 1;
-  for (const char *p = b; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) n++;
-  src->line_starts = gl_xmalloc((size_t)n * sizeof(uint32_t));
-  src->line_starts[0] = 0;
-  uint32_t i = 1;
-  for (const char *p = b; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-    src->line_starts[i++] = (uint32_t)(p + 1 - b);
-  src->nlines = n;
+  size_t cap = src->len / 40 + 16, n = 1;
+  uint32_t *starts = gl_xmalloc(cap * sizeof(uint32_t));
+  starts[0] = 0;
+  for (const char *p = b; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
+    if (n == cap) {
+      cap *= 2;
+      starts = gl_xrealloc(starts, cap * sizeof(uint32_t));
+    }
+    starts[n++] = (uint32_t)(p + 1 - b);
+  }
+  src->line_starts = starts;
+  src->nlines = (uint32_t)n;
 }
+
+/* The line table, built on first use: most files the prefilter skips never need it. A gl_source
+ * is used by one thread at a time, so building it needs no lock. */
+static const gl_source *with_lines(const gl_source *src) {
+  if (!src->line_starts && src->bytes) build_lines((gl_source *)src);
+  return src;
+}
+
+uint32_t gl_load_nlines(const gl_source *src) { return with_lines(src)->nlines; }
 
 /* Takes ownership of bytes (NUL-terminated at len). */
 static void adopt(gl_source *src, const char *path, char *bytes, size_t len) {
@@ -115,7 +129,6 @@ static void adopt(gl_source *src, const char *path, char *bytes, size_t len) {
   src->len = len;
   if (len >= 3 && memcmp(bytes, "\xEF\xBB\xBF", 3) == 0) src->bom_len = 3;
   rewrite_lone_cr(src);
-  build_lines(src);
 }
 
 int gl_load_file(gl_source *src, const char *path, size_t max_bytes, gl_diag *err) {
@@ -230,7 +243,7 @@ static uint32_t line_index(const gl_source *src, size_t offset) {
 
 gl_pos gl_load_position(const gl_source *src, size_t offset) {
   gl_pos pos = {1, 1, 1};
-  if (!src->nlines) return pos;
+  if (!gl_load_nlines(src)) return pos;
   if (offset > src->len) offset = src->len;
   uint32_t li = line_index(src, offset);
   size_t start = src->line_starts[li];
@@ -252,7 +265,7 @@ gl_pos gl_load_position(const gl_source *src, size_t offset) {
 
 const char *gl_load_line(const gl_source *src, uint32_t line, size_t *len) {
   *len = 0;
-  if (line < 1 || line > src->nlines) return "";
+  if (line < 1 || line > gl_load_nlines(src)) return "";
   size_t start = src->line_starts[line - 1];
   if (line == 1) start = src->bom_len;
   size_t end = src->len;

@@ -20,8 +20,9 @@ typedef struct gl_source {
   char *path;             /* display path (owned) */
   char *bytes;            /* owned, NUL-terminated; lone CR already rewritten to LF */
   size_t len;             /* bytes, without the terminating NUL */
-  uint32_t *line_starts;  /* owned; byte offset of each line's first byte */
-  uint32_t nlines;        /* at least 1 (an empty file has one empty line) */
+  uint32_t *line_starts;  /* owned; byte offset of each line's first byte; NULL until first used */
+  uint32_t nlines;        /* at least 1 (an empty file has one empty line); 0 until first used:
+                             read it with gl_load_nlines, which builds the table */
   uint32_t bom_len;       /* 3 when the file starts with a UTF-8 BOM, else 0 */
   bool had_lone_cr;       /* a lone CR was rewritten */
   const struct gl_notebook *notebook; /* borrowed: for a notebook's virtual source (notebook.h),
@@ -67,6 +68,10 @@ void gl_source_free(gl_source *src);
  * counts two UTF-16 units. An offset inside a multi-byte sequence gets the column of the
  * sequence's start; the '\r' of a CRLF has a column of its own. A zeroed src gives 1:1. */
 gl_pos gl_load_position(const gl_source *src, size_t offset);
+
+/* Lines in src (at least 1 for a loaded source, 0 for an empty gl_source), building the line
+ * table on first use. */
+uint32_t gl_load_nlines(const gl_source *src);
 
 /* True when src's bytes hold text anywhere (NUL bytes in the file do not stop the search): the
  * checks' cheap early exit, since a call of `elapsed_time` cannot exist without those bytes. */

@@ -152,7 +152,7 @@ static uint32_t next_noqa_line(const gl_source *src, const TSTree *tree, uint32_
 
 uint32_t gl_suppress_noqa_line(const gl_source *src, const TSTree *tree, uint32_t line) {
   if (!tree || !src || line < 1) return line;
-  for (int hops = 0; hops < 64 && line < src->nlines; hops++) {
+  for (int hops = 0; hops < 64 && line < gl_load_nlines(src); hops++) {
     uint32_t next = next_noqa_line(src, tree, line);
     if (next <= line) break;
     line = next;
