@@ -348,13 +348,20 @@ static void visit(builder *b, TSNode n, TSFieldId field) {
   }
 }
 
-/* Pushes the frame of the cursor's node (a child of the stack's top) and visits it. */
-static void enter(builder *b, const TSTreeCursor *cur) {
+/* Pushes the frame of the cursor's node (a child of the stack's top) and visits it; false (no
+ * frame) for an anonymous token, about half of all nodes, which is neither recorded nor bound
+ * and counts only for the depth. */
+static bool enter(builder *b, const TSTreeCursor *cur) {
   TSNode n = ts_tree_cursor_current_node(cur);
+  if (!ts_node_is_named(n) && ts_node_child_count(n) == 0) {
+    if (b->stack.len + 1 > b->m->max_depth) b->m->max_depth = (uint32_t)b->stack.len + 1;
+    return false;
+  }
   TSFieldId field = ts_tree_cursor_current_field_id(cur);
   frame c = child_frame(b->m, gl_vec_last(&b->stack), gl_model__kind_of(b->m, n), field);
   gl_vec_push(&b->stack, c);
   visit(b, n, field);
+  return true;
 }
 
 static void walk(builder *b, TSNode root) {
@@ -363,20 +370,22 @@ static void walk(builder *b, TSNode root) {
   gl_vec_push(&b->stack, top);
   visit(b, root, 0);
   TSTreeCursor cur = ts_tree_cursor_new(root);
+  bool framed = true; /* the cursor's node has the top frame of the stack */
   for (;;) {
-    if (ts_tree_cursor_goto_first_child(&cur)) {
-      enter(b, &cur);
+    if (framed && ts_tree_cursor_goto_first_child(&cur)) {
+      framed = enter(b, &cur);
       continue;
     }
-    while (!ts_tree_cursor_goto_next_sibling(&cur)) {
+    for (;;) { /* leave the cursor's node for its next sibling, or its parent's */
+      if (framed) b->stack.len--;
+      if (ts_tree_cursor_goto_next_sibling(&cur)) break;
       if (!ts_tree_cursor_goto_parent(&cur)) {
         ts_tree_cursor_delete(&cur);
         return;
       }
-      b->stack.len--;
+      framed = true;
     }
-    b->stack.len--;
-    enter(b, &cur);
+    framed = enter(b, &cur);
   }
 }
 
