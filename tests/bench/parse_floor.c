@@ -1,11 +1,12 @@
 /* parse_floor.c: the benchmark's parse-only floor: reads every file it is given and parses it the
  * way gpulint does (parse.c's gl_parse_scratch: the same tree-sitter runtime and Python grammar,
  * the same per-thread parse arena), and does nothing else.
- * Owns: its command line (`parse_floor [--heap] [-j N|-jN] [-l LIST] [FILE...]`, LIST holding one
- *       path a line; --heap parses with one reused TSParser and tree-sitter's heap allocation, as
- *       gpulint did before the arena, for comparison), the worker pool, and the one summary line
- *       it prints ("parse_floor: F files, B bytes, T threads, E unreadable"); exit 1 when a file
- *       could not be read.
+ * Owns: its command line (`parse_floor [--heap] [--walk] [-j N|-jN] [-l LIST] [FILE...]`, LIST
+ *       holding one path a line; --heap parses with one reused TSParser and tree-sitter's heap
+ *       allocation, as gpulint did before the arena; --walk then visits every node of the tree
+ *       once with a TSTreeCursor, the least any linter that looks at every node must add), the
+ *       worker pool, and the one summary line it prints ("parse_floor: F files, B bytes, T threads,
+ *       E unreadable", then ", N nodes walked" with --walk); exit 1 when a file could not be read.
  * Not: anything gpulint does after the parse (no model, no query, no report): of gl_core it calls
  *      only parse.c and parse_arena.c.
  * Threads: like gpulint's pool, each worker owns one gl_parser and takes the next file from a
@@ -28,7 +29,8 @@ typedef struct paths {
 
 typedef struct pool {
   const paths *files;
-  int heap;
+  int heap, walk;
+  atomic_uint_least64_t nodes;
   atomic_size_t next;
   atomic_size_t parsed;
   atomic_size_t unreadable;
@@ -95,6 +97,25 @@ static char *read_file(const char *path, size_t *len) {
   return buf;
 }
 
+/* Visits every node of tree once, in pre-order, and counts them. */
+static uint_least64_t count_nodes(const TSTree *tree) {
+  TSTreeCursor c = ts_tree_cursor_new(ts_tree_root_node(tree));
+  uint_least64_t n = 1;
+  for (;;) {
+    if (ts_tree_cursor_goto_first_child(&c)) {
+      n++;
+      continue;
+    }
+    while (!ts_tree_cursor_goto_next_sibling(&c)) {
+      if (!ts_tree_cursor_goto_parent(&c)) {
+        ts_tree_cursor_delete(&c);
+        return n;
+      }
+    }
+    n++;
+  }
+}
+
 static void *worker(void *arg) {
   pool *p = arg;
   gl_parser *parser = gl_parse_new(0, 0);
@@ -113,6 +134,7 @@ static void *worker(void *arg) {
     if (tree) {
       atomic_fetch_add(&p->parsed, 1);
       atomic_fetch_add(&p->bytes, (uint_least64_t)src.len);
+      if (p->walk) atomic_fetch_add(&p->nodes, count_nodes(tree));
       gl_parse_release(tree);
     }
     free(src.bytes);
@@ -123,7 +145,7 @@ static void *worker(void *arg) {
 }
 
 static int usage(void) {
-  fputs("usage: parse_floor [--heap] [-j N] [-l LIST] [FILE...]\n", stderr);
+  fputs("usage: parse_floor [--heap] [--walk] [-j N] [-l LIST] [FILE...]\n", stderr);
   return 2;
 }
 
@@ -131,10 +153,12 @@ int main(int argc, char **argv) {
   long online = sysconf(_SC_NPROCESSORS_ONLN);
   unsigned jobs = online > 0 ? (unsigned)online : 1;
   paths files = {0};
-  int heap = 0;
+  int heap = 0, walk = 0;
   for (int i = 1; i < argc; i++) {
     if (strcmp(argv[i], "--heap") == 0) {
       heap = 1;
+    } else if (strcmp(argv[i], "--walk") == 0) {
+      walk = 1;
     } else if (strncmp(argv[i], "-j", 2) == 0 && (argv[i][2] || i + 1 < argc)) {
       const char *v = argv[i][2] ? argv[i] + 2 : argv[++i];
       char *end = NULL;
@@ -153,15 +177,17 @@ int main(int argc, char **argv) {
     }
   }
   gl_arena_install();
-  pool p = {.files = &files, .heap = heap};
+  pool p = {.files = &files, .heap = heap, .walk = walk};
   pthread_t *threads = xrealloc_or_die(NULL, jobs * sizeof(pthread_t));
   unsigned started = 0;
   while (started < jobs && pthread_create(&threads[started], NULL, worker, &p) == 0) started++;
   if (started == 0) worker(&p);
   for (unsigned t = 0; t < started; t++) pthread_join(threads[t], NULL);
-  printf("parse_floor: %zu files, %llu bytes, %u threads, %zu unreadable\n",
+  printf("parse_floor: %zu files, %llu bytes, %u threads, %zu unreadable",
          atomic_load(&p.parsed), (unsigned long long)atomic_load(&p.bytes),
          started ? started : 1u, atomic_load(&p.unreadable));
+  if (walk) printf(", %llu nodes walked", (unsigned long long)atomic_load(&p.nodes));
+  putchar('\n');
   for (size_t i = 0; i < files.len; i++) free(files.items[i]);
   free(files.items);
   free(threads);

@@ -97,6 +97,7 @@ fi
 row gl-j1 gpu-dense "gpulint --no-prefilter -j1" "$G --no-prefilter ${nocache[*]} -j 1 $c/gpu-dense"
 row floor gpu-dense "parse-only floor -j$jobs" "$floor -j $jobs -l $c/gpu-dense.list"
 row floor-heap gpu-dense "parse-only floor, heap allocation -j$jobs" "$floor --heap -j $jobs -l $c/gpu-dense.list"
+row floor-walk gpu-dense "parse, then one walk over every node -j$jobs" "$floor --walk -j $jobs -l $c/gpu-dense.list"
 for corpus in stdlib dense; do
   dir=$c/gpu-dense; [ $corpus = stdlib ] && dir=$c/stdlib
   name=gpu-dense; [ $corpus = stdlib ] && name=stdlib

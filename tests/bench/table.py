@@ -84,6 +84,8 @@ def main(argv):
          ratio("gl-noprefilter", "floor"), "floor"),
         ("parse floor / parse floor with tree-sitter's heap allocation (gpu-dense, -j%s): what the "
          "parse arena saves" % jobs, ratio("floor", "floor-heap"), "floor-heap"),
+        ("parse and one walk over every node / parse floor (gpu-dense, -j%s): the least any linter "
+         "that looks at every node adds" % jobs, ratio("floor-walk", "floor"), "floor-walk"),
         ("gpulint -j%s / -j1 time (gpu-dense, --no-prefilter); speed-up target >= 1.8 (ratio <= 0.56)" % jobs,
          ratio("gl-noprefilter", "gl-j1"), "gl-j1"),
         ("ast-grep 1 rule / gpulint default (stdlib): times faster; target >= 25",
