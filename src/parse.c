@@ -1,6 +1,8 @@
 /* parse.c: source bytes -> tree-sitter tree, bounded in time, checked for coverage.
- * Owns: the TSParser of one worker, the monotonic parse deadline (progress callback), the reset
- *       after a cancelled parse, the post-parse coverage check and the first-syntax-error lookup.
+ * Owns: the TSParser of one worker, and the fresh one of each scratch parse (gl_parse_scratch,
+ *       into the thread's parse arena, dropped whole by gl_parse_release), the monotonic parse
+ *       deadline (progress callback), the reset after a cancelled parse, the post-parse coverage
+ *       check and the first-syntax-error lookup.
  * Not: the depth guard itself (the model measures depth in its one walk; the engine compares
  *      gl_model_max_depth with gl_parse_max_depth), reading files, what names mean.
  * Threads: a gl_parser belongs to one worker; the language and the phrase table are shared. */
