@@ -309,8 +309,19 @@ static void check_region(wstate *st, const site *t1, const site *t2) {
   }
 }
 
+/* False when src cannot call a maker: a name resolves to a maker only where the maker's last
+ * component is written (`@cuda.jit`, `from cupy import RawKernel as RK`), so a file without any
+ * of them learns no JIT type and the whole-file scan is skipped. */
+static bool may_call_maker(const gl_source *src) {
+  for (size_t i = 0; i < sizeof makers / sizeof makers[0]; i++) {
+    const char *last = strrchr(makers[i].name, '.');
+    if (gl_source_has(src, last ? last + 1 : makers[i].name)) return true;
+  }
+  return false;
+}
+
 void gl_check_benchmark_without_warmup(const gl_check_ctx *ctx) {
-  if (!ctx->model) return;
+  if (!ctx->model || !may_call_maker(ctx->src)) return;
   wstate st = {.ctx = ctx};
   collect_scopes(&st);
   if (st.ntypes > 0) {
