@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "parse.h"
+#include "parse_fixture.h"
 
 const TSLanguage *tree_sitter_python(void);
 
@@ -25,17 +26,6 @@ static gl_source src_of(const char *s, size_t len) {
   gl_source src;
   gl_load_buffer(&src, "t.py", s, len);
   return src;
-}
-
-/* Builds `count` copies of `line` followed by `tail` (heap string the caller frees). */
-static char *repeat_then(const char *line, size_t count, const char *tail, size_t *len_out) {
-  size_t ll = strlen(line), tl = strlen(tail);
-  char *s = malloc(ll * count + tl + 1);
-  assert_non_null(s);
-  for (size_t i = 0; i < count; i++) memcpy(s + i * ll, line, ll);
-  memcpy(s + ll * count, tail, tl + 1);
-  *len_out = ll * count + tl;
-  return s;
 }
 
 /* Parses s with a fresh parser without limits; asserts success. */
@@ -276,10 +266,9 @@ static void test_for_body_at_256_then_module_statement(void **state) {
 
 /* ---- time limit ---------------------------------------------------------------------------- */
 
-/* 16,000 backslash-continuation lines take about 2 s (the scanner is quadratic on them). */
 static void test_time_limit_cancels_and_parser_is_reusable(void **state) {
   size_t len;
-  char *s = repeat_then("\\\n", 16000, "1\n", &len);
+  char *s = slow_source(&len);
   gl_parser *p = gl_parse_new(50, 0);
   gl_source src = src_of(s, len);
   gl_diag err = {0};

@@ -18,6 +18,7 @@
 
 #include "parse.h"
 #include "parse_arena.h"
+#include "parse_fixture.h"
 
 extern void *(*ts_current_malloc)(size_t);
 extern void *(*ts_current_calloc)(size_t, size_t);
@@ -34,17 +35,6 @@ static const char sample[] =
     "    @property\n"
     "    def g(self):\n"
     "        return lambda a, *b, **c: a if b else c\n";
-
-/* Builds `count` copies of sample (heap string the caller frees). */
-static char *many(size_t count, size_t *len_out) {
-  size_t n = sizeof(sample) - 1;
-  char *s = malloc(n * count + 1);
-  assert_non_null(s);
-  for (size_t i = 0; i < count; i++) memcpy(s + i * n, sample, n);
-  s[n * count] = '\0';
-  *len_out = n * count;
-  return s;
-}
 
 /* The tree's s-expression (heap string the caller frees with free()). */
 static char *sexp(TSTree *t) { return ts_node_string(ts_tree_root_node(t)); }
@@ -90,7 +80,7 @@ static void test_before_install_scratch_is_a_heap_parse(void **state) {
 
 static void test_arena_tree_matches_heap_tree_and_chunk_is_reused(void **state) {
   size_t len;
-  char *s = many(40, &len);
+  char *s = repeat_then(sample, 40, "", &len);
   char *want = heap_sexp(s, len);
   gl_parser *p = gl_parse_new(0, 0);
   const void *first = NULL;
@@ -136,11 +126,12 @@ static void test_second_tree_on_a_thread_goes_to_the_heap(void **state) {
   gl_parse_free(p);
 }
 
-/* A 2 MB bound (one chunk) and a file needing several times that: the rest comes from the heap, the tree is
- * still whole, and gl_parse_release frees the heap part (LeakSanitizer checks under ASan). */
+/* A 2 MB bound (one chunk) and a file needing several times that: the rest comes from the heap,
+ * the tree is still whole, and gl_parse_release frees the heap part (LeakSanitizer checks under
+ * ASan). */
 static void test_parse_past_the_bound_spills_to_the_heap(void **state) {
   size_t len;
-  char *s = many(600, &len);
+  char *s = repeat_then(sample, 600, "", &len);
   char *want = heap_sexp(s, len);
   gl_arena_release_thread(); /* no chunks kept from the tests before */
   gl_arena_set_max_bytes((size_t)2 << 20);
@@ -166,17 +157,14 @@ static void test_parse_past_the_bound_spills_to_the_heap(void **state) {
   free(s);
 }
 
-/* 16,000 continuation lines take about 2 s; a 50 ms limit cancels the parse in the arena, which
- * is then free for the next file. */
+/* A 50 ms limit cancels the parse of slow_source in the arena, which is then free for the next
+ * file. */
 static void test_cancelled_parse_leaves_the_arena_free(void **state) {
-  size_t n = 16000 * 2;
-  char *s = malloc(n + 3);
-  assert_non_null(s);
-  for (size_t i = 0; i < n; i += 2) memcpy(s + i, "\\\n", 2);
-  memcpy(s + n, "1\n", 3);
+  size_t n;
+  char *s = slow_source(&n);
   gl_parser *p = gl_parse_new(50, 0);
   gl_diag err = {0};
-  assert_null(scratch(p, s, n + 2, &err));
+  assert_null(scratch(p, s, n, &err));
   assert_string_equal(err.msg, "parse time limit of 50 ms exceeded");
   TSTree *t = scratch(p, "import cupy\n", 12, &err);
   assert_non_null(t);
