@@ -12,8 +12,8 @@
 #include <stddef.h>
 #include "evidence.h"
 #include "result.h"
-#include "rules.h"
-#include "vec.h"
+#include "rules/rules.h"
+#include "base/vec.h"
 
 /* Room for any formatted figure with its unit: numbers of 1e-30..1e30 are written out in full,
  * others (never measured) as "1.23e+45". */

@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "report/report.h"
-#include "shard.h"
+#include "ci/shard.h"
 
 #define GL_DEFAULT_MAX_FILE_BYTES (4u << 20)
 #define GL_DEFAULT_PARSE_TIMEOUT_MS 5000

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "diag.h"
-#include "rules.h"
-#include "vec.h"
+#include "base/diag.h"
+#include "rules/rules.h"
+#include "base/vec.h"
 
 typedef enum gl_cmd {
   GL_CMD_CHECK, GL_CMD_RULE, GL_CMD_RULES, GL_CMD_HELP, GL_CMD_VERSION,

@@ -14,15 +14,15 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cache.h"
-#include "load.h"
-#include "model.h"
-#include "notebook.h"
-#include "parse.h"
-#include "parse_arena.h"
+#include "cache/cache.h"
+#include "base/load.h"
+#include "model/model.h"
+#include "notebook/notebook.h"
+#include "parse/parse.h"
+#include "parse/parse_arena.h"
 #include "prefilter.h"
 #include "report/report.h"
-#include "suppress.h"
+#include "suppress/suppress.h"
 
 #define GL_LARGE_FILE_BYTES (1u << 20)   /* files above this are parsed at most GL_MAX_LARGE at once */
 #define GL_MAX_LARGE 2

@@ -10,9 +10,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "match.h"
+#include "match/match.h"
 #include "result.h"
-#include "rules.h"
+#include "rules/rules.h"
 #include "walk.h"
 
 typedef struct gl_engine_opts {

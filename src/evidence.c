@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "jsondoc.h"
-#include "load.h"
+#include "base/jsondoc.h"
+#include "base/load.h"
 
 static const struct {
   const char *name;

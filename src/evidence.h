@@ -14,8 +14,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "diag.h"
-#include "vec.h"
+#include "base/diag.h"
+#include "base/vec.h"
 
 #define GL_EVIDENCE_SCHEMA "gpulint-evidence"
 #define GL_EVIDENCE_VERSION 1

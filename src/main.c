@@ -12,22 +12,22 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "addnoqa.h"
-#include "baseline.h"
-#include "cache.h"
+#include "suppress/addnoqa.h"
+#include "ci/baseline.h"
+#include "cache/cache.h"
 #include "calibrate.h"
 #include "cli.h"
-#include "config.h"
+#include "config/config.h"
 #include "engine.h"
 #include "evidence.h"
-#include "load.h"
-#include "match.h"
-#include "parse.h"
-#include "report/output.h"
+#include "base/load.h"
+#include "match/match.h"
+#include "parse/parse.h"
+#include "base/output.h"
 #include "report/report.h"
-#include "rules.h"
-#include "sarif_merge.h"
-#include "shard.h"
+#include "rules/rules.h"
+#include "ci/sarif_merge.h"
+#include "ci/shard.h"
 #include "walk.h"
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_ERROR = 2 };

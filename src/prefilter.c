@@ -18,7 +18,7 @@
 #include <emmintrin.h>
 #endif
 
-#include "libmodel.h"
+#include "libmodel/libmodel.h"
 
 #define LEN_BITS 64   /* lengths of trigger words, as bits; longer ones share the last bit */
 

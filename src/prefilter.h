@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "rules.h"
+#include "rules/rules.h"
 
 typedef struct gl_prefilter gl_prefilter;
 

@@ -8,8 +8,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "rules.h"
-#include "vec.h"
+#include "rules/rules.h"
+#include "base/vec.h"
 
 typedef struct gl_region {
   uint32_t start_line, start_col;   /* 1-based; columns in UTF-16 code units */

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 /* Deeper directory nesting is reported, not walked (bind mounts can loop without symlinks). */
 #define GL_WALK_MAX_DEPTH 256

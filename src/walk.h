@@ -9,8 +9,8 @@
 #define GL_WALK_H
 
 #include <stdbool.h>
-#include "diag.h"
-#include "vec.h"
+#include "base/diag.h"
+#include "base/vec.h"
 
 typedef struct gl_walk_opts {
   const char *const *excludes;   /* extra globs (fnmatch, flags 0), matched against each entry's

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "checks/accel_scan.h"
-#include "notebook.h"
-#include "parse.h"
+#include "notebook/notebook.h"
+#include "parse/parse.h"
 
 #define QCAP 160
 #define TEXT_MAX 60

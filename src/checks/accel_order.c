@@ -13,10 +13,10 @@
 #include <string.h>
 
 #include "checks/accel_scan.h"
-#include "match.h"
-#include "notebook.h"
-#include "xalloc.h"
-#include "parse.h"
+#include "match/match.h"
+#include "notebook/notebook.h"
+#include "base/xalloc.h"
+#include "parse/parse.h"
 
 #define QCAP 160
 #define TEXT_MAX 60

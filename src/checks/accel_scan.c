@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xalloc.h"
-#include "parse.h"
+#include "base/xalloc.h"
+#include "parse/parse.h"
 
 #define MAX_DEPTH 256
 

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 
-#include "load.h"
+#include "base/load.h"
 
 /* Deepest nesting of function bodies, and of branches, that the walk enters. */
 #define GL_ASCAN_NEST 16

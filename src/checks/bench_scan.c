@@ -4,7 +4,7 @@
  * Not: any check's logic.
  * Threads: no state beyond the caller's values. */
 #include "checks/bench_scan.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 #include <string.h>
 

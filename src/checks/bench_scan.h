@@ -14,9 +14,9 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 
-#include "load.h"
-#include "model.h"
-#include "vec.h"
+#include "base/load.h"
+#include "model/model.h"
+#include "base/vec.h"
 
 typedef gl_vec(TSNode) gl_bnodes;
 

@@ -19,8 +19,8 @@
 #include "checks/precision.h"
 #include "checks/timer.h"
 #include "checks/vecio.h"
-#include "match.h"
-#include "notebook.h"
+#include "match/match.h"
+#include "notebook/notebook.h"
 
 /* Sorted by name. The last row is a sentinel so the table may be empty. */
 static const gl_check checks[] = {

@@ -9,10 +9,10 @@
 #define GL_CHECKS_H
 
 #include <tree_sitter/api.h>
-#include "load.h"
-#include "model.h"
+#include "base/load.h"
+#include "model/model.h"
 #include "result.h"
-#include "rules.h"
+#include "rules/rules.h"
 
 /* What a check sees: everything borrowed, valid for the duration of the call only. */
 typedef struct gl_check_ctx {

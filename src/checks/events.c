@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "checks/bench_scan.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 #define MAX_EVENT_TYPES 8
 #define QNAME_CAP 256

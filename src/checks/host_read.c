@@ -20,7 +20,7 @@
 #include <string.h>
 
 #include "checks/bench_scan.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 #define QNAME_CAP 256
 #define MSG_CAP 640

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "checks/bench_scan.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 #define BIG_INT 1000000000ull
 

@@ -15,8 +15,8 @@
 #include <tree_sitter/api.h>
 
 #include "checks/bench_scan.h"
-#include "load.h"
-#include "model.h"
+#include "base/load.h"
+#include "model/model.h"
 
 typedef enum gl_kkind {
   GL_K_NONE = 0,

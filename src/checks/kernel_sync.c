@@ -16,7 +16,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/kernel_scan.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 #define QNAME_CAP 256
 #define MSG_CAP 512

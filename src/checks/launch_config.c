@@ -13,8 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vec.h"
-#include "parse.h"
+#include "base/vec.h"
+#include "parse/parse.h"
 
 #define MAX_THREADS 1024u
 #define WARP 32u

@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "checks/timer_scan.h"
-#include "match.h"
-#include "notebook.h"
-#include "xalloc.h"
+#include "match/match.h"
+#include "notebook/notebook.h"
+#include "base/xalloc.h"
 
 static const char *fix_for(gl_tlib lib) {
   switch (lib) {

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "checks/mem_walk.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 #define QNAME_CAP 256
 

@@ -15,9 +15,9 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 
-#include "load.h"
-#include "model.h"
-#include "vec.h"
+#include "base/load.h"
+#include "model/model.h"
+#include "base/vec.h"
 
 typedef struct gl_mframe {
   TSNode node;

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "checks/bench_scan.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 #define QNAME_CAP 256
 #define SHOW_MAX 60

@@ -10,8 +10,8 @@
 #include <string.h>
 
 #include "checks/accel_scan.h"
-#include "notebook.h"
-#include "parse.h"
+#include "notebook/notebook.h"
+#include "parse/parse.h"
 
 #define QCAP 160
 #define MAX_LIBS 3

@@ -16,7 +16,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/vio_scan.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 #define QCAP 256
 

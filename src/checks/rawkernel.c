@@ -18,7 +18,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/rawkernel_sig.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 #define QNAME_CAP 256
 #define MSG_CAP 640

@@ -15,7 +15,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/magic.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 #define QNAME_CAP 256
 #define WORK_ROLES (GL_ROLE_GPU_WORK | GL_ROLE_DEVICE_RETURNING | GL_ROLE_ALLOC | GL_ROLE_H2D)

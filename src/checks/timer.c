@@ -11,7 +11,7 @@
 
 #include "checks/magic.h"
 #include "checks/timer_scan.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 #define CALLEE_MAX 60
 

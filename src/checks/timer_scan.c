@@ -9,8 +9,8 @@
 
 #include <string.h>
 
-#include "libmodel.h"
-#include "parse.h"
+#include "libmodel/libmodel.h"
+#include "parse/parse.h"
 
 enum { GL_TEV_LOCAL = 1u << 4 }; /* a call of a plain name: may be a function of this file */
 #define QNAME_CAP 256

@@ -13,10 +13,10 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 
-#include "load.h"
-#include "model.h"
-#include "rules.h"
-#include "vec.h"
+#include "base/load.h"
+#include "model/model.h"
+#include "rules/rules.h"
+#include "base/vec.h"
 
 /* What an event is (bits). */
 enum {

@@ -15,8 +15,8 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 
-#include "load.h"
-#include "vec.h"
+#include "base/load.h"
+#include "base/vec.h"
 
 typedef struct gl_vscope {
   uint32_t start, end;   /* bytes of the def, lambda or class */

@@ -14,7 +14,7 @@
 
 #include "checks/bench_scan.h"
 #include "checks/kernel_scan.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 #define MSG_CAP 512
 

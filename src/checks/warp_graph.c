@@ -12,8 +12,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "vec.h"
-#include "parse.h"
+#include "base/vec.h"
+#include "parse/parse.h"
 
 #define QNAME_CAP 128
 

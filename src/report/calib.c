@@ -6,8 +6,8 @@
  * Threads: main thread; every cJSON item made here is attached to the caller's tree. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
-#include "../evidence.h"
-#include "report_int.h"
+#include "evidence.h"
+#include "report/report_int.h"
 
 static bool add_text(cJSON *o, const char *key, const char *value) {
   char *safe = gl_report__json_text(value);

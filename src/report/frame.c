@@ -7,7 +7,7 @@
  * Threads: main thread. */
 #include <stdlib.h>
 #include <string.h>
-#include "report_int.h"
+#include "report/report_int.h"
 
 enum {
   GL_FRAME_TAB = 4,        /* tab stops, as Ruff's default indent width */

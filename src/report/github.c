@@ -10,7 +10,7 @@
  * Not: locations (location.c). Threads: main thread. */
 #include <stdlib.h>
 #include <string.h>
-#include "report_int.h"
+#include "report/report_int.h"
 
 /* One run of text without CR or LF, made visible, then escaped. */
 static void put_segment(FILE *out, const char *s, size_t len, bool property) {

@@ -9,7 +9,7 @@
  * leaves gl_json_write. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
-#include "report_int.h"
+#include "report/report_int.h"
 
 static bool add_text(cJSON *o, const char *key, const char *value) {
   char *safe = gl_report__json_text(value);

@@ -5,14 +5,14 @@
  *       helpers of report_int.h.
  * Not: printing, choosing what a format shows.
  * Threads: stateless; safe from any thread (getcwd is read-only). */
-#include "report.h"
+#include "report/report.h"
 
 #include <inttypes.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "report_int.h"
+#include "report/report_int.h"
 
 /* ---- UTF-8 ----------------------------------------------------------------------------------- */
 

@@ -3,11 +3,11 @@
  *       error into GL_EIO), and the small shared helpers of report_int.h (buffer, counts, words).
  * Not: any one format (sarif.c, text.c, frame.c, github.c, json.c), locations (location.c).
  * Threads: stateless; the writers run once in the main thread. */
-#include "report.h"
+#include "report/report.h"
 
 #include <string.h>
-#include "../diag.h"
-#include "report_int.h"
+#include "base/diag.h"
+#include "report/report_int.h"
 
 static const struct {
   const char *name;

@@ -9,7 +9,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "../result.h"
+#include "result.h"
 
 typedef enum gl_format {
   GL_FORMAT_FULL,

@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "../result.h"
-#include "../vec.h"
-#include "report.h"
+#include "result.h"
+#include "base/vec.h"
+#include "report/report.h"
 
 /* A growable byte string; data is NUL-terminated once anything was added. */
 typedef gl_vec(char) gl_report__buf;

@@ -2,7 +2,7 @@
  * Owns: the columns id, name, pack, default level, precision and whether the rule is on.
  * Not: a rule's documentation (`gpulint rule ID` prints the rule file itself).
  * Threads: main thread, after the ruleset is frozen. */
-#include "report.h"
+#include "report/report.h"
 
 #include <cjson/cJSON.h>
 #include <stdlib.h>

@@ -16,8 +16,8 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report_int.h"
-#include "../baseline.h"
+#include "report/report_int.h"
+#include "ci/baseline.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define TOOL_URI "https://github.com/gpulint/gpulint"

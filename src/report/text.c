@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "report_int.h"
+#include "report/report_int.h"
 
 #define BOLD "\x1b[1m"
 #define RESET "\x1b[0m"

@@ -19,8 +19,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "parse.h"
-#include "parse_arena.h"
+#include "parse/parse.h"
+#include "parse/parse_arena.h"
 
 typedef struct paths {
   char **items;

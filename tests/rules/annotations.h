@@ -7,7 +7,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "vec.h"
+#include "base/vec.h"
 
 typedef enum gl_ann_kind { GL_ANN_EXPECT, GL_ANN_OK, GL_ANN_TODO } gl_ann_kind;
 

@@ -16,11 +16,11 @@
 
 #include "annotations.h"
 #include "engine.h"
-#include "load.h"
-#include "match.h"
-#include "model.h"
-#include "parse.h"
-#include "rules.h"
+#include "base/load.h"
+#include "match/match.h"
+#include "model/model.h"
+#include "parse/parse.h"
+#include "rules/rules.h"
 
 typedef struct suite {
   gl_ruleset *set;

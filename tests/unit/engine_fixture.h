@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "engine.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 /* The group state: built-in rules with a selection applied, their matcher and engine options
  * (one job, the prefilter on); a test may change opts and must restore it. */

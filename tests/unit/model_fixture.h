@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libmodel.h"
-#include "load.h"
-#include "model.h"
-#include "parse.h"
+#include "libmodel/libmodel.h"
+#include "base/load.h"
+#include "model/model.h"
+#include "parse/parse.h"
 
 typedef struct fx {
   gl_source src;

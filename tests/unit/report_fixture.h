@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "result.h"
-#include "rules.h"
+#include "rules/rules.h"
 
 typedef struct fixture {
   gl_pack pack;

@@ -8,7 +8,7 @@
 
 #include <string.h>
 
-#include "rules.h"
+#include "rules/rules.h"
 #include "text_fixture.h"
 
 /* Where the tests' pack README lives; rule files sit next to it (p/demo/GPU9xx.md). */

@@ -17,7 +17,7 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
-#include "baseline.h"
+#include "ci/baseline.h"
 #include "report/report.h"
 #include "report_fixture.h"
 

@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "cache.h"
-#include "xalloc.h"
+#include "cache/cache.h"
+#include "base/xalloc.h"
 
 static gl_ruleset *builtin(void) {
   gl_ruleset *set = gl_rules_new();

@@ -18,9 +18,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "config.h"
+#include "config/config.h"
 #include "walk.h"
-#include "xalloc.h"
+#include "base/xalloc.h"
 
 static char root[256];
 

@@ -16,8 +16,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "libmodel.h"
-#include "rules.h"
+#include "libmodel/libmodel.h"
+#include "rules/rules.h"
 #include "text_fixture.h"
 
 /* Line numbers are on the right; the error tests edit copies of it. */

@@ -17,9 +17,9 @@
 #include <cmocka.h>
 
 #include "checks/checks.h"
-#include "match.h"
-#include "model.h"
-#include "parse.h"
+#include "match/match.h"
+#include "model/model.h"
+#include "parse/parse.h"
 
 #include "match_fixture.h"
 

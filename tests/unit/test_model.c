@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "model.h"
+#include "model/model.h"
 #include "model_fixture.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 /* ---- fixture ------------------------------------------------------------------------------- */
 

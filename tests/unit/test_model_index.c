@@ -15,8 +15,8 @@
 
 #include "model_fixture.h"
 
-#include "embedded.h"
-#include "vec.h"
+#include "rules/embedded.h"
+#include "base/vec.h"
 
 typedef gl_vec(char *) path_list;
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "notebook.h"
+#include "notebook/notebook.h"
 
 /* Line numbers of the json text matter: cell 2's second source line is on json line 5. */
 static const char NB[] =

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "report/output.h"
+#include "base/output.h"
 
 typedef struct tmpdir {
   char path[64];

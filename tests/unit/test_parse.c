@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "parse.h"
+#include "parse/parse.h"
 #include "parse_fixture.h"
 
 const TSLanguage *tree_sitter_python(void);

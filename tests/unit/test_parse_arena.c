@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "parse.h"
-#include "parse_arena.h"
+#include "parse/parse.h"
+#include "parse/parse_arena.h"
 #include "parse_fixture.h"
 
 extern void *(*ts_current_malloc)(size_t);

@@ -17,11 +17,11 @@
 
 #include <cmocka.h>
 
-#include "libmodel.h"
-#include "match.h"
-#include "model.h"
+#include "libmodel/libmodel.h"
+#include "match/match.h"
+#include "model/model.h"
 #include "model_fixture.h"
-#include "parse.h"
+#include "parse/parse.h"
 
 /* ---- the models (single quotes become double quotes) -------------------------------------- */
 

@@ -15,8 +15,8 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
-#include "sarif_merge.h"
-#include "xalloc.h"
+#include "ci/sarif_merge.h"
+#include "base/xalloc.h"
 
 static char dir[] = "/tmp/gl_merge_XXXXXX";
 

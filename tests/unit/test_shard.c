@@ -10,8 +10,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "shard.h"
-#include "xalloc.h"
+#include "ci/shard.h"
+#include "base/xalloc.h"
 
 static unsigned shard(const char *uri, unsigned n) { return gl_shard_of(uri, strlen(uri), n); }
 

@@ -8,9 +8,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "match.h"
-#include "parse.h"
-#include "suppress.h"
+#include "match/match.h"
+#include "parse/parse.h"
+#include "suppress/suppress.h"
 
 static int parse(const char *text, char codes[][16]) {
   return gl_suppress_parse_noqa(text, strlen(text), codes, 8);

@@ -15,10 +15,10 @@
 #include <cmocka.h>
 
 #include "checks/timer_scan.h"
-#include "libmodel.h"
-#include "load.h"
-#include "model.h"
-#include "parse.h"
+#include "libmodel/libmodel.h"
+#include "base/load.h"
+#include "model/model.h"
+#include "parse/parse.h"
 
 static const char *const model_names[] = {"python", "builtins", "cupy", "torch", "numpy"};
 

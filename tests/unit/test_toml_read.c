@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-#include "toml_read.h"
+#include "config/toml_read.h"
 
 static gl_toml_value *parse_ok(const char *text) {
   gl_diag err = {0};

@@ -12,7 +12,7 @@
 
 #include <cjson/cJSON.h>
 
-#include "diag.h"
+#include "base/diag.h"
 
 /* A copy of s with the first occurrence of from replaced by to (which must exist); the caller
  * frees it. */

@@ -1,0 +1,292 @@
+/* load.c: reads one source file into memory and maps byte offsets to lines and columns.
+ * Owns: the safe read (O_NONBLOCK open, fstat check, read loop with a size cap, never mmap), the
+ *       lone-CR rewrite, BOM detection, the line table, the UTF-8 aware column arithmetic and
+ *       the byte search of gl_source_has.
+ * Not: choosing files (walk.c), parsing (parse.c), printing.
+ * Threads: stateless; a gl_source belongs to one worker. */
+#include "base/load.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "base/xalloc.h"
+
+/* ---- reading ------------------------------------------------------------------------------- */
+
+static int read_error(gl_diag *err, const char *what, int e) {
+  char text[256];
+  gl_diag_errno_text(e, text, sizeof(text));
+  gl_diag_set(err, NULL, 0, 0, "cannot %s file: %s", what, text);
+  return GL_EIO;
+}
+
+/* Reads fd to EOF into a heap buffer with room for a NUL. size_hint is the fstat size; the file
+ * may grow or shrink while read. More than limit bytes is GL_ESKIP. */
+static int read_all(int fd, size_t size_hint, size_t limit, char **out, size_t *out_len,
+                    gl_diag *err) {
+  /* Data capacity starts one byte past the fstat size, so the first EOF probe notices growth;
+   * one more byte holds the NUL. Reading stops once limit + 1 bytes prove the file too large. */
+  size_t cap = size_hint + 2;
+  char *buf = gl_xmalloc(cap);
+  size_t len = 0;
+  for (;;) {
+    if (len + 1 == cap) {
+      if (len > limit) break;
+      size_t want = (cap - 1) * 2;
+      if (want > limit + 1) want = limit + 1;
+      cap = want + 1;
+      buf = gl_xrealloc(buf, cap);
+    }
+    ssize_t n = read(fd, buf + len, cap - 1 - len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int e = errno;
+      free(buf);
+      return read_error(err, "read", e);
+    }
+    if (n == 0) break;
+    len += (size_t)n;
+  }
+  if (len > limit) {
+    free(buf);
+    gl_diag_set(err, NULL, 0, 0, "file grew over the size cap of %zu bytes while read", limit);
+    return GL_ESKIP;
+  }
+  buf[len] = '\0';
+  *out = buf;
+  *out_len = len;
+  return GL_OK;
+}
+
+/* Checks what fd is before a byte is read from it. */
+static int check_stat(int fd, size_t limit, size_t *size, gl_diag *err) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) return read_error(err, "stat", errno);
+  if (!S_ISREG(st.st_mode)) {
+    gl_diag_set(err, NULL, 0, 0, "not a regular file");
+    return GL_ESKIP;
+  }
+  if (st.st_size < 0 || (uintmax_t)st.st_size > (uintmax_t)limit) {
+    gl_diag_set(err, NULL, 0, 0, "file is %jd bytes, over the size cap of %zu bytes",
+                (intmax_t)st.st_size, limit);
+    return GL_ESKIP;
+  }
+  *size = (size_t)st.st_size;
+  return GL_OK;
+}
+
+/* ---- normalisation and line table ---------------------------------------------------------- */
+
+static void rewrite_lone_cr(gl_source *src) {
+  char *p = src->bytes;
+  char *end = src->bytes + src->len;
+  while ((p = memchr(p, '\r', (size_t)(end - p))) != NULL) {
+    if (p + 1 == end || p[1] != '\n') {
+      *p = '\n';
+      src->had_lone_cr = true;
+    }
+    p++;
+  }
+}
+
+/* One pass over the bytes; the table starts at a guess of 40 bytes a line and doubles. */
+static void build_lines(gl_source *src) {
+  const char *b = src->bytes;
+  const char *end = b + src->len;
+  size_t cap = src->len / 40 + 16, n = 1;
+  uint32_t *starts = gl_xmalloc(cap * sizeof(uint32_t));
+  starts[0] = 0;
+  for (const char *p = b; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
+    if (n == cap) {
+      cap *= 2;
+      starts = gl_xrealloc(starts, cap * sizeof(uint32_t));
+    }
+    starts[n++] = (uint32_t)(p + 1 - b);
+  }
+  src->line_starts = starts;
+  src->nlines = (uint32_t)n;
+}
+
+/* The line table, built on first use: most files the prefilter skips never need it. A gl_source
+ * is used by one thread at a time, so building it needs no lock. */
+static const gl_source *with_lines(const gl_source *src) {
+  if (!src->line_starts && src->bytes) build_lines((gl_source *)src);
+  return src;
+}
+
+uint32_t gl_load_nlines(const gl_source *src) { return with_lines(src)->nlines; }
+
+/* Takes ownership of bytes (NUL-terminated at len). */
+static void adopt(gl_source *src, const char *path, char *bytes, size_t len) {
+  memset(src, 0, sizeof(*src));
+  src->path = gl_xstrdup(path ? path : "");
+  src->bytes = bytes;
+  src->len = len;
+  if (len >= 3 && memcmp(bytes, "\xEF\xBB\xBF", 3) == 0) src->bom_len = 3;
+  rewrite_lone_cr(src);
+}
+
+int gl_load_file(gl_source *src, const char *path, size_t max_bytes, gl_diag *err) {
+  memset(src, 0, sizeof(*src));
+  size_t limit = (max_bytes && max_bytes < GL_LOAD_MAX_BYTES) ? max_bytes : GL_LOAD_MAX_BYTES;
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return read_error(err, "open", errno);
+  size_t size = 0;
+  int rc = check_stat(fd, limit, &size, err);
+  char *bytes = NULL;
+  size_t len = 0;
+  if (rc == GL_OK) rc = read_all(fd, size, limit, &bytes, &len, err);
+  close(fd);
+  if (rc != GL_OK) return rc;
+  adopt(src, path, bytes, len);
+  return GL_OK;
+}
+
+int gl_load_drain(int fd) {
+  char buf[65536];
+  for (;;) {
+    ssize_t n = read(fd, buf, sizeof(buf));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return GL_EIO;
+    if (n == 0) return GL_OK;
+  }
+}
+
+int gl_load_fd(gl_source *src, int fd, const char *path, size_t max_bytes, gl_diag *err) {
+  memset(src, 0, sizeof(*src));
+  size_t limit = (max_bytes && max_bytes < GL_LOAD_MAX_BYTES) ? max_bytes : GL_LOAD_MAX_BYTES;
+  struct stat st;
+  size_t hint = 65536; /* a pipe's size is unknown; a redirected file's is a good first guess */
+  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0) hint = (size_t)st.st_size;
+  if (hint > limit) hint = limit;
+  char *bytes = NULL;
+  size_t len = 0;
+  int rc = read_all(fd, hint, limit, &bytes, &len, err);
+  if (rc == GL_ESKIP) {
+    gl_load_drain(fd);
+    gl_diag_set(err, NULL, 0, 0, "standard input is over the size cap of %zu bytes", limit);
+    return rc;
+  }
+  if (rc != GL_OK) { /* read_all said "cannot read file: <errno text>" */
+    char text[sizeof(err->msg)];
+    const char *colon = strchr(err->msg, ':');
+    snprintf(text, sizeof(text), "%s", colon ? colon + 2 : err->msg);
+    gl_diag_set(err, NULL, 0, 0, "cannot read standard input: %s", text);
+    return rc;
+  }
+  adopt(src, path, bytes, len);
+  return GL_OK;
+}
+
+void gl_load_buffer(gl_source *src, const char *path, const char *bytes, size_t len) {
+  if (len > GL_LOAD_MAX_BYTES) len = GL_LOAD_MAX_BYTES;
+  char *copy = gl_xmalloc(len + 1);
+  if (len) memcpy(copy, bytes, len);
+  copy[len] = '\0';
+  adopt(src, path, copy, len);
+}
+
+void gl_source_free(gl_source *src) {
+  if (!src) return;
+  free(src->path);
+  free(src->bytes);
+  free(src->line_starts);
+  memset(src, 0, sizeof(*src));
+}
+
+/* ---- positions ----------------------------------------------------------------------------- */
+
+static bool is_cont(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+/* Length of the valid UTF-8 sequence at p (p < end), or 1 for an invalid byte. *units receives
+ * its UTF-16 length (2 for a 4-byte sequence, else 1). */
+static size_t utf8_seq(const unsigned char *p, const unsigned char *end, uint32_t *units) {
+  unsigned char c = p[0];
+  size_t avail = (size_t)(end - p);
+  *units = 1;
+  if (c < 0x80) return 1;
+  if (c >= 0xC2 && c <= 0xDF) return (avail >= 2 && is_cont(p[1])) ? 2 : 1;
+  if (c >= 0xE0 && c <= 0xEF) {
+    if (avail < 3 || !is_cont(p[1]) || !is_cont(p[2])) return 1;
+    if (c == 0xE0 && p[1] < 0xA0) return 1; /* overlong */
+    if (c == 0xED && p[1] > 0x9F) return 1; /* UTF-16 surrogate */
+    return 3;
+  }
+  if (c >= 0xF0 && c <= 0xF4) {
+    if (avail < 4 || !is_cont(p[1]) || !is_cont(p[2]) || !is_cont(p[3])) return 1;
+    if (c == 0xF0 && p[1] < 0x90) return 1; /* overlong */
+    if (c == 0xF4 && p[1] > 0x8F) return 1; /* above U+10FFFF */
+    *units = 2;
+    return 4;
+  }
+  return 1; /* continuation byte, C0, C1, F5..FF */
+}
+
+/* Index (0-based) of the line holding offset: the last line start <= offset. */
+static uint32_t line_index(const gl_source *src, size_t offset) {
+  uint32_t lo = 0;
+  uint32_t hi = src->nlines; /* line_starts[lo] <= offset < line_starts[hi] (hi == n: end) */
+  while (hi - lo > 1) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (src->line_starts[mid] <= offset)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+gl_pos gl_load_position(const gl_source *src, size_t offset) {
+  gl_pos pos = {1, 1, 1};
+  if (!gl_load_nlines(src)) return pos;
+  if (offset > src->len) offset = src->len;
+  uint32_t li = line_index(src, offset);
+  size_t start = src->line_starts[li];
+  if (li == 0 && src->bom_len) start = offset < src->bom_len ? offset : src->bom_len;
+  const unsigned char *p = (const unsigned char *)src->bytes + start;
+  const unsigned char *stop = (const unsigned char *)src->bytes + offset;
+  const unsigned char *end = (const unsigned char *)src->bytes + src->len;
+  pos.line = li + 1;
+  while (p < stop) {
+    uint32_t units;
+    size_t n = utf8_seq(p, end, &units);
+    if (p + n > stop) break; /* offset inside a sequence: count up to its start */
+    pos.col += units;
+    pos.col_cp += 1;
+    p += n;
+  }
+  return pos;
+}
+
+const char *gl_load_line(const gl_source *src, uint32_t line, size_t *len) {
+  *len = 0;
+  if (line < 1 || line > gl_load_nlines(src)) return "";
+  size_t start = src->line_starts[line - 1];
+  if (line == 1) start = src->bom_len;
+  size_t end = src->len;
+  if (line < src->nlines) {
+    end = src->line_starts[line] - 1; /* the '\n' */
+    if (end > start && src->bytes[end - 1] == '\r') end--;
+  }
+  *len = end - start;
+  return src->bytes + start;
+}
+
+bool gl_source_has(const gl_source *src, const char *text) {
+  size_t n = strlen(text), len = src->len;
+  const char *b = src->bytes;
+  if (n == 0) return true;
+  if (!b) return false;
+  for (size_t i = 0; i + n <= len;) {   /* memchr for the first byte, then compare */
+    const char *p = memchr(b + i, text[0], len - n + 1 - i);
+    if (!p) return false;
+    if (memcmp(p, text, n) == 0) return true;
+    i = (size_t)(p - b) + 1;
+  }
+  return false;
+}

@@ -1,0 +1,84 @@
+/* load.h: one source file's bytes and its line table.
+ * Owns: reading a file safely (regular files only, never blocking on a FIFO or device, read not
+ *       mapped, size cap), the byte offset -> (line, UTF-16 column, code-point column) mapping,
+ *       BOM, CRLF / lone CR, NUL and invalid UTF-8 handling.
+ * Not: deciding which files to read (walk.c), parsing (parse.c).
+ * Threads: a gl_source belongs to one worker; functions keep no state between calls. */
+#ifndef GL_LOAD_H
+#define GL_LOAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "base/diag.h"
+
+/* Hard ceiling on a source's size: offsets in the line table are 32-bit. gl_load_file applies it
+ * even when max_bytes is 0; gl_load_buffer keeps only the first GL_LOAD_MAX_BYTES bytes. */
+#define GL_LOAD_MAX_BYTES ((size_t)UINT32_MAX - 1)
+
+typedef struct gl_source {
+  char *path;             /* display path (owned) */
+  char *bytes;            /* owned, NUL-terminated; lone CR already rewritten to LF */
+  size_t len;             /* bytes, without the terminating NUL */
+  uint32_t *line_starts;  /* owned; byte offset of each line's first byte; NULL until first used */
+  uint32_t nlines;        /* at least 1 (an empty file has one empty line); 0 until first used:
+                             read it with gl_load_nlines, which builds the table */
+  uint32_t bom_len;       /* 3 when the file starts with a UTF-8 BOM, else 0 */
+  bool had_lone_cr;       /* a lone CR was rewritten */
+  const struct gl_notebook *notebook; /* borrowed: for a notebook's virtual source (notebook.h),
+                                        its cells and magics; NULL for a .py file */
+} gl_source;
+
+typedef struct gl_pos {
+  uint32_t line;          /* 1-based */
+  uint32_t col;           /* 1-based, in UTF-16 code units (SARIF columnKind utf16CodeUnits) */
+  uint32_t col_cp;        /* 1-based, in code points (text output, editors) */
+} gl_pos;
+
+/* Reads path into src. Opens with O_NONBLOCK and checks fstat: anything but a regular file is
+ * GL_ESKIP with a message, a file over max_bytes (0 = no cap) is GL_ESKIP, a read error GL_EIO.
+ * On failure src is left empty (safe to gl_source_free) and err says why (no path prefix).
+ * Messages: "not a regular file", "file is N bytes, over the size cap of M bytes", "file grew over
+ * the size cap of M bytes while read", "cannot open file: no such file or directory" (also "cannot
+ * stat file: ...", "cannot read file: ..."). src->path becomes a copy of path. Lone CRs are
+ * rewritten to LF (had_lone_cr); CRLF stays; a file ending in "\n" has an empty last line. */
+int gl_load_file(gl_source *src, const char *path, size_t max_bytes, gl_diag *err);
+
+/* Reads the already open fd (standard input for --stdin-filename: a pipe, a redirected file or a
+ * terminal) to its end as the source of path, which need not exist. Blocks until end of input
+ * (on a terminal, until Ctrl-D), as Ruff does. More than max_bytes (0 = GL_LOAD_MAX_BYTES) is
+ * GL_ESKIP "standard input is over the size cap of M bytes", and the rest of the input is read
+ * and discarded, so the writer never gets EPIPE; a read error is GL_EIO "cannot read standard
+ * input: ...". The bytes are then treated exactly as gl_load_file treats a file's (BOM, CRLF,
+ * lone CR, NUL, invalid UTF-8). fd is not closed. On failure src is left empty. */
+int gl_load_fd(gl_source *src, int fd, const char *path, size_t max_bytes, gl_diag *err);
+
+/* Reads fd to its end and discards what it reads (the input of an --stdin-filename that is
+ * excluded). Returns 0, or GL_EIO on a read error. */
+int gl_load_drain(int fd);
+
+/* Takes a copy of bytes[0..len) as the source of path (tests, the docs checker). Never fails. */
+void gl_load_buffer(gl_source *src, const char *path, const char *bytes, size_t len);
+
+/* Frees what src owns; gl_source_free on a zeroed source does nothing. */
+void gl_source_free(gl_source *src);
+
+/* Position of a byte offset (clamped to len). Line 1's columns do not count the BOM. Each invalid
+ * UTF-8 byte counts as one code point / one UTF-16 unit (it is shown as U+FFFD); a 4-byte sequence
+ * counts two UTF-16 units. An offset inside a multi-byte sequence gets the column of the
+ * sequence's start; the '\r' of a CRLF has a column of its own. A zeroed src gives 1:1. */
+gl_pos gl_load_position(const gl_source *src, size_t offset);
+
+/* Lines in src (at least 1 for a loaded source, 0 for an empty gl_source), building the line
+ * table on first use. */
+uint32_t gl_load_nlines(const gl_source *src);
+
+/* True when src's bytes hold text anywhere (NUL bytes in the file do not stop the search): the
+ * checks' cheap early exit, since a call of `elapsed_time` cannot exist without those bytes. */
+bool gl_source_has(const gl_source *src, const char *text);
+
+/* The bytes of 1-based line `line` without its line end ("\n", or "\r\n"); line 1 starts after
+ * the BOM. *len receives the length. A line out of range gives "" and 0. Borrowed from src. */
+const char *gl_load_line(const gl_source *src, uint32_t line, size_t *len);
+
+#endif

@@ -1,0 +1,73 @@
+/* xalloc.c: allocation that never returns NULL, and the hooks that route tree-sitter's and
+ * cJSON's allocations through it.
+ * Owns: the out-of-memory policy: one line on stderr, exit status 2 (an incomplete run).
+ * Not: any other printing. Threads: stateless, safe from any thread. */
+#include "base/xalloc.h"
+
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "parse/parse_arena.h"
+
+static void out_of_memory(size_t size) {
+  /* write(2) rather than stdio: stdio may itself need memory. */
+  static const char msg[] = "gpulint: out of memory\n";
+  ssize_t ignored = write(2, msg, sizeof(msg) - 1);
+  (void)ignored;
+  (void)size;
+  _exit(2);
+}
+
+void *gl_xmalloc(size_t size) {
+  void *p = malloc(size ? size : 1);
+  if (!p) out_of_memory(size);
+  return p;
+}
+
+void *gl_xcalloc(size_t count, size_t size) {
+  void *p = calloc(count ? count : 1, size ? size : 1);
+  if (!p) out_of_memory(count * size);
+  return p;
+}
+
+void *gl_xrealloc(void *ptr, size_t size) {
+  void *p = realloc(ptr, size ? size : 1);
+  if (!p) out_of_memory(size);
+  return p;
+}
+
+char *gl_xstrndup(const char *s, size_t len) {
+  char *p = gl_xmalloc(len + 1);
+  memcpy(p, s, len);
+  p[len] = '\0';
+  return p;
+}
+
+char *gl_xstrdup(const char *s) {
+  return s ? gl_xstrndup(s, strlen(s)) : NULL;
+}
+
+char *gl_xasprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n < 0) n = 0;
+  char *p = gl_xmalloc((size_t)n + 1);
+  va_start(ap, fmt);
+  vsnprintf(p, (size_t)n + 1, fmt, ap);
+  va_end(ap);
+  return p;
+}
+
+static void *cjson_malloc(size_t size) { return gl_xmalloc(size); }
+
+void gl_xalloc_install_library_hooks(void) {
+  gl_arena_install(); /* tree-sitter: the heap through the functions above, or a parse arena */
+  cJSON_Hooks hooks = {cjson_malloc, free};
+  cJSON_InitHooks(&hooks);
+}

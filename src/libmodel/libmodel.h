@@ -1,0 +1,111 @@
+/* libmodel.h: library models: what each GPU library's API does, as data (rules/models/<library>.json).
+ * Owns: loading and validating model files into a frozen table: qualified function and attribute
+ *       names (exact, or `prefix.*` wildcards) and types (methods, attributes, subscript, operators,
+ *       call) -> an API entry (roles, when the data roles apply, how the result's provenance and
+ *       type are decided). See docs/models.md for the file format.
+ * Not: evaluating code (the provenance pass in model_prov.c reads this table).
+ * Threads: loaded once in the main thread with the ruleset, then shared read-only. */
+#ifndef GL_LIBMODEL_H
+#define GL_LIBMODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "base/diag.h"
+
+/* Roles of a call (bits). */
+enum {
+  GL_ROLE_DEVICE_RETURNING = 1u << 0, /* returns device data */
+  GL_ROLE_HOST_RETURNING = 1u << 1,   /* returns host data */
+  GL_ROLE_D2H = 1u << 2,              /* copies device data to the host, or syncs to read it */
+  GL_ROLE_H2D = 1u << 3,              /* copies host data to the device */
+  GL_ROLE_SYNC = 1u << 4,             /* waits for the device (explicit synchronize) */
+  GL_ROLE_ALLOC = 1u << 5,            /* allocates device memory */
+  GL_ROLE_GPU_WORK = 1u << 6,         /* enqueues device work (kernels, library calls) */
+  GL_ROLE_TIMER = 1u << 7,            /* reads a host clock */
+};
+#define GL_ROLE_COUNT 8
+
+/* "d2h" -> GL_ROLE_D2H ...; 0 for an unknown name. */
+uint32_t gl_role_parse(const char *name, size_t len);
+const char *gl_role_name(uint32_t one_role_bit);
+
+/* Provenance of a value. */
+typedef enum gl_prov { GL_PROV_UNKNOWN = 0, GL_PROV_HOST = 1, GL_PROV_DEVICE = 2 } gl_prov;
+
+/* When an entry's data roles (d2h, h2d, device-returning, host-returning) apply. */
+typedef enum gl_when {
+  GL_WHEN_ALWAYS = 0,
+  GL_WHEN_RECEIVER_DEVICE,   /* the method's receiver is device data */
+  GL_WHEN_ARG0_DEVICE,       /* the first positional argument is device data */
+  GL_WHEN_RESULT_DEVICE,     /* the call's own result is device data (torch.tensor(h, device=
+                                "cuda") uploads, torch.tensor(h) does not) */
+  GL_WHEN_ARG0_NOT_HOST,     /* the first argument is not known to be host data (cp.asnumpy of a
+                                NumPy array copies nothing; of an unknown value, it does) */
+  GL_WHEN_ARG0_NOT_DEVICE,   /* the first argument is not known to be device data (cp.asarray of a
+                                CuPy array uploads nothing) */
+} gl_when;
+
+/* How the provenance of an entry's result (or of an attribute's value) is decided. */
+typedef enum gl_result {
+  GL_RESULT_UNKNOWN = 0,
+  GL_RESULT_DEVICE,
+  GL_RESULT_HOST,
+  GL_RESULT_RECEIVER,        /* the receiver's provenance (methods, attributes, subscript) */
+  GL_RESULT_ARG0,            /* the first positional argument's provenance */
+  GL_RESULT_DEVICE_KWARG,    /* device when `device=` names a CUDA device, host when it names the
+                                CPU or is absent, unknown otherwise (torch.zeros(..., device=)) */
+  GL_RESULT_TO_ARG,          /* `.to(x)`: the device named by arg 0 or `device=` (same test) */
+  GL_RESULT_DEVICE_SPEC,     /* a device specification (torch.device("cuda", 0)): device when
+                                arg 0 names a CUDA device, host when it names the CPU */
+} gl_result;
+
+#define GL_TYPE_NONE UINT16_MAX
+
+typedef struct gl_api_entry {
+  uint32_t roles;            /* GL_ROLE_* bits */
+  uint8_t when;              /* gl_when, for the data roles */
+  uint8_t result;            /* gl_result */
+  uint16_t type;             /* type id of the result, or GL_TYPE_NONE */
+  uint16_t decorates;        /* as a decorator: the type given to the decorated def, or NONE */
+} gl_api_entry;
+
+typedef struct gl_libmodels gl_libmodels;
+
+gl_libmodels *gl_libmodels_new(void);
+void gl_libmodels_free(gl_libmodels *lm);
+
+/* Adds one model file (path for errors, bytes borrowed). Every problem goes to errs with
+ * path:line:column (json syntax from cJSON's parse end; unknown key, role, when, result or type
+ * at the offending key or value); returns 0 or GL_EINVAL. A type may be referenced before the
+ * file that defines it is added: references are checked by gl_libmodels_freeze. */
+int gl_libmodels_add(gl_libmodels *lm, const char *path, const char *data, size_t len,
+                     gl_diag_list *errs);
+
+/* Checks cross-file references (every type named is defined by some model; no name defined
+ * twice) and builds the lookup tables. Returns 0 or GL_EINVAL (errors appended). */
+int gl_libmodels_freeze(gl_libmodels *lm, gl_diag_list *errs);
+
+/* Lookups on a frozen table; NULL when nothing matches. Exact names win over wildcards, longer
+ * wildcards over shorter ones. `qualified` is a dotted name after import resolution, e.g.
+ * "cupy.asnumpy", "torch.cuda.synchronize", "builtins.float". */
+const gl_api_entry *gl_libmodels_function(const gl_libmodels *lm, const char *qualified, size_t len);
+/* Exact names only: no wildcard. */
+const gl_api_entry *gl_libmodels_function_exact(const gl_libmodels *lm, const char *qualified, size_t len);
+const gl_api_entry *gl_libmodels_method(const gl_libmodels *lm, uint16_t type, const char *name, size_t len);
+const gl_api_entry *gl_libmodels_attribute(const gl_libmodels *lm, uint16_t type, const char *name, size_t len);
+/* Subscript, binary/unary/comparison operators, and calling an object of the type. */
+const gl_api_entry *gl_libmodels_subscript(const gl_libmodels *lm, uint16_t type);
+const gl_api_entry *gl_libmodels_operator(const gl_libmodels *lm, uint16_t type);
+const gl_api_entry *gl_libmodels_call(const gl_libmodels *lm, uint16_t type);
+
+/* Type ids: GL_TYPE_NONE when unknown. A type's own provenance (cupy.ndarray is always device,
+ * torch.Tensor is unknown until its device is known) comes from the file's "provenance" key. */
+uint16_t gl_libmodels_type_id(const gl_libmodels *lm, const char *name, size_t len);
+const char *gl_libmodels_type_name(const gl_libmodels *lm, uint16_t type);
+gl_prov gl_libmodels_type_prov(const gl_libmodels *lm, uint16_t type);
+size_t gl_libmodels_count(const gl_libmodels *lm);   /* number of model files */
+/* The "triggers" words of every model file (the prefilter adds them to the packs' words). */
+const char *const *gl_libmodels_triggers(const gl_libmodels *lm, size_t *count);
+
+#endif

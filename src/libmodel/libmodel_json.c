@@ -1,0 +1,549 @@
+/* libmodel_json.c: reading one library model file (rules/models/<library>.json) into the table.
+ * Owns: parsing with cJSON (a syntax error is placed at cJSON's parse end), the file format of
+ *       docs/models.md (keys, roles, when, result, provenance, names) and the line:column of every
+ *       error. cJSON keeps no positions, so a small scanner walks the raw text in step with the
+ *       cJSON tree (members and elements come in the same order in both) and gives each key and
+ *       value its byte offset; an offset becomes line:column through the file's line table.
+ *       A cJSON tree never leaves gl_libmodels_add.
+ * Not: cross-file checks (types referenced, names defined twice) and lookups: libmodel.c, when
+ *      the table is frozen.
+ * Threads: called from the main thread while loading. */
+#include <cjson/cJSON.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "libmodel/libmodel.h"
+#include "libmodel/libmodel_int.h"
+#include "base/xalloc.h"
+
+/* One file being read. */
+typedef struct jctx {
+  gl_libmodels *lm;
+  const char *path;
+  uint32_t file;            /* index in lm->files */
+  const char *text;         /* NUL-terminated copy of the file */
+  size_t len;
+  gl_vec(size_t) lines;     /* byte offset where each line starts (line 1 after a BOM) */
+  gl_diag_list *errs;
+  size_t nerr;
+} jctx;
+
+/* Offsets of the current member's key and value (or of the current array element, in val). */
+typedef struct jcur {
+  size_t key, val;
+} jcur;
+
+static const char *const when_names[] = {"always",        "receiver-device", "arg0-device",
+                                         "result-device", "arg0-not-host",   "arg0-not-device"};
+static const char *const result_names[] = {"unknown", "device",       "host",   "receiver",
+                                           "arg0",    "device-kwarg", "to-arg", "device-spec"};
+static const char *const prov_names[] = {"unknown", "host", "device"};
+
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+#define BIT(x) (1u << (x))
+#define WHEN_ANY 0x3fu
+#define WHEN_NO_RECEIVER                                                                      \
+  (BIT(GL_WHEN_ALWAYS) | BIT(GL_WHEN_ARG0_DEVICE) | BIT(GL_WHEN_RESULT_DEVICE) |                \
+   BIT(GL_WHEN_ARG0_NOT_HOST) | BIT(GL_WHEN_ARG0_NOT_DEVICE))
+#define WHEN_NO_ARGS (BIT(GL_WHEN_ALWAYS) | BIT(GL_WHEN_RECEIVER_DEVICE))
+#define RESULT_ANY 0xffu
+#define RESULT_NO_RECEIVER (RESULT_ANY & ~BIT(GL_RESULT_RECEIVER))
+#define RESULT_NO_ARGS \
+  (BIT(GL_RESULT_UNKNOWN) | BIT(GL_RESULT_DEVICE) | BIT(GL_RESULT_HOST) | BIT(GL_RESULT_RECEIVER))
+
+/* Which `when` and `result` values each kind of entry accepts (bit i = value i): there is no
+ * receiver outside a type, and no argument to an attribute, a subscript or an operator. */
+static const struct kind_rule {
+  uint8_t whens;
+  uint8_t results;
+  const char *noun;
+} kind_rules[] = {
+    [GL_LM_FUNCTION] = {WHEN_NO_RECEIVER, RESULT_NO_RECEIVER, "a function"},
+    [GL_LM_WILDCARD] = {WHEN_NO_RECEIVER, RESULT_NO_RECEIVER, "a function"},
+    [GL_LM_METHOD] = {WHEN_ANY, RESULT_ANY, "a method"},
+    [GL_LM_ATTRIBUTE] = {WHEN_NO_ARGS, RESULT_NO_ARGS, "an attribute"},
+    [GL_LM_SUBSCRIPT] = {WHEN_NO_ARGS, RESULT_NO_ARGS, "a subscript"},
+    [GL_LM_OPERATORS] = {WHEN_NO_ARGS, RESULT_NO_ARGS, "operators"},
+    [GL_LM_CALL] = {WHEN_ANY, RESULT_ANY, "a call"},
+};
+
+/* ---- positions ------------------------------------------------------------------------------ */
+
+static void build_lines(jctx *c) {
+  size_t start = c->len >= 3 && memcmp(c->text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
+  gl_vec_push(&c->lines, start);
+  for (size_t i = start; i < c->len; i++)
+    if (c->text[i] == '\n') gl_vec_push(&c->lines, i + 1);
+}
+
+static gl_lm__pos pos_of(const jctx *c, size_t off) {
+  size_t lo = 0, hi = c->lines.len; /* the last line starting at or before off */
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (c->lines.data[mid] <= off) lo = mid; else hi = mid;
+  }
+  size_t start = c->lines.data[lo];
+  gl_lm__pos p = {c->file, (uint32_t)(lo + 1), (uint32_t)(off > start ? off - start + 1 : 1)};
+  return p;
+}
+
+static void err(jctx *c, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static void err(jctx *c, size_t off, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof(msg), fmt, ap);
+  va_end(ap);
+  gl_lm__pos p = pos_of(c, off);
+  gl_diag_set(gl_diag_list_add(c->errs), c->path, p.line, p.col, "%s", msg);
+  c->nerr++;
+}
+
+/* ---- the scanner (runs only over text cJSON has accepted) ----------------------------------- */
+
+/* Skips what cJSON skips: every byte up to and including the space. */
+static size_t ws(const jctx *c, size_t i) {
+  while (i < c->len && (unsigned char)c->text[i] <= 32) i++;
+  return i;
+}
+
+static size_t skip_string(const jctx *c, size_t i) {
+  for (i++; i < c->len && c->text[i] != '"'; i++)
+    if (c->text[i] == '\\') i++;
+  return i + 1;
+}
+
+static bool ends_scalar(char ch) { return (unsigned char)ch <= 32 || ch == ',' || ch == ']' || ch == '}'; }
+
+/* Offset just past the value starting at i (iterative: no recursion over nesting). */
+static size_t skip_value(const jctx *c, size_t i) {
+  if (i < c->len && c->text[i] == '"') return skip_string(c, i);
+  if (i < c->len && c->text[i] != '{' && c->text[i] != '[') {
+    while (i < c->len && !ends_scalar(c->text[i])) i++;
+    return i;
+  }
+  size_t depth = 0;
+  while (i < c->len) {
+    char ch = c->text[i];
+    if (ch == '"') {
+      i = skip_string(c, i);
+      continue;
+    }
+    if (ch == '{' || ch == '[') depth++;
+    if ((ch == '}' || ch == ']') && --depth == 0) return i + 1;
+    i++;
+  }
+  return i;
+}
+
+/* After a member's key (or at an element): fills m from offset i. */
+static void cur_at(const jctx *c, size_t i, bool object, jcur *m) {
+  m->key = i;
+  if (object) i = ws(c, ws(c, skip_string(c, i)) + 1); /* past the key and its ':' */
+  m->val = i;
+}
+
+/* Moves m to the member or element `it` of parent (whose text starts at open): the first child
+ * starts after the '{' or '[', each next one after the previous value and its ','. */
+static void cur_step(const jctx *c, const cJSON *parent, const cJSON *it, size_t open, jcur *m) {
+  bool object = cJSON_IsObject(parent);
+  if (it == parent->child)
+    cur_at(c, ws(c, open + 1), object, m);
+  else
+    cur_at(c, ws(c, ws(c, skip_value(c, m->val)) + 1), object, m);
+}
+
+/* ---- names ---------------------------------------------------------------------------------- */
+
+static bool is_ident_start(char ch) {
+  return ch == '_' || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+static bool is_ident_char(char ch) { return is_ident_start(ch) || (ch >= '0' && ch <= '9'); }
+
+/* Length of the identifier at s, 0 when none. */
+static size_t ident_len(const char *s) {
+  if (!is_ident_start(*s)) return 0;
+  size_t n = 1;
+  while (is_ident_char(s[n])) n++;
+  return n;
+}
+
+/* "a.b.c" -> GL_LM_FUNCTION, "a.b.*" -> GL_LM_WILDCARD (when wildcard), else -1. */
+static int dotted_kind(const char *s, bool wildcard) {
+  for (;;) {
+    size_t n = ident_len(s);
+    if (!n) return -1;
+    s += n;
+    if (!*s) return GL_LM_FUNCTION;
+    if (*s++ != '.') return -1;
+    if (wildcard && strcmp(s, "*") == 0) return GL_LM_WILDCARD;
+  }
+}
+
+static bool is_member_name(const char *s) {
+  return strcmp(s, "*") == 0 || (ident_len(s) && !s[ident_len(s)]);
+}
+
+/* True when an earlier member of parent has its key (the repeat is reported once, and ignored). */
+static bool is_repeat(const cJSON *parent, const cJSON *it) {
+  for (const cJSON *o = parent->child; o != it; o = o->next)
+    if (strcmp(o->string, it->string) == 0) return true;
+  return false;
+}
+
+static bool repeat_reported(jctx *c, const cJSON *parent, const cJSON *it, const jcur *m) {
+  if (!is_repeat(parent, it)) return false;
+  err(c, m->key, "duplicate key '%s'", it->string);
+  return true;
+}
+
+/* ---- entries -------------------------------------------------------------------------------- */
+
+/* Index of v's string in names, or -1 (with an error naming the key and the expected values). */
+static int read_enum(jctx *c, const cJSON *v, size_t off, const char *key, const char *const *names,
+                     size_t n, const char *expected) {
+  if (!cJSON_IsString(v)) {
+    err(c, off, "'%s' must be a string", key);
+    return -1;
+  }
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(v->valuestring, names[i]) == 0) return (int)i;
+  err(c, off, "unknown %s '%s' (expected %s)", key, v->valuestring, expected);
+  return -1;
+}
+
+static uint32_t read_roles(jctx *c, const cJSON *v, size_t off) {
+  if (!cJSON_IsArray(v)) {
+    err(c, off, "'roles' must be an array of role names");
+    return 0;
+  }
+  uint32_t roles = 0;
+  jcur m;
+  for (const cJSON *it = v->child; it; it = it->next) {
+    cur_step(c, v, it, off, &m);
+    uint32_t bit = cJSON_IsString(it) ? gl_role_parse(it->valuestring, strlen(it->valuestring)) : 0;
+    if (!cJSON_IsString(it))
+      err(c, m.val, "a role must be a string");
+    else if (!bit)
+      err(c, m.val, "unknown role '%s' (expected device-returning, host-returning, d2h, h2d, sync, alloc, "
+                    "gpu-work or timer)", it->valuestring);
+    else if (roles & bit)
+      err(c, m.val, "duplicate role '%s'", it->valuestring);
+    roles |= bit;
+  }
+  return roles;
+}
+
+static void read_ref(jctx *c, const cJSON *v, size_t off, const char *key, gl_lm__ref *ref) {
+  if (!cJSON_IsString(v))
+    err(c, off, "'%s' must be a string", key);
+  else if (dotted_kind(v->valuestring, false) != GL_LM_FUNCTION)
+    err(c, off, "invalid type name '%s' (expected a dotted name)", v->valuestring);
+  else {
+    free(ref->name);
+    ref->name = gl_xstrdup(v->valuestring);
+    ref->at = pos_of(c, off);
+  }
+}
+
+/* Checks `when` and `result` against what the kind of entry allows. */
+static void check_kind(jctx *c, const gl_lm__entry *e, size_t when_off, size_t result_off) {
+  const struct kind_rule *k = &kind_rules[e->kind];
+  if (!(k->whens & BIT(e->api.when)))
+    err(c, when_off, "when '%s' does not apply to %s", when_names[e->api.when], k->noun);
+  if (!(k->results & BIT(e->api.result)))
+    err(c, result_off, "result '%s' does not apply to %s", result_names[e->api.result], k->noun);
+}
+
+static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e) {
+  int v;
+  if (strcmp(it->string, "roles") == 0) {
+    e->api.roles = read_roles(c, it, off);
+  } else if (strcmp(it->string, "when") == 0) {
+    v = read_enum(c, it, off, "when", when_names, COUNT(when_names),
+                  "always, receiver-device, arg0-device, result-device, arg0-not-host or "
+                  "arg0-not-device");
+    if (v >= 0) e->api.when = (uint8_t)v;
+  } else if (strcmp(it->string, "result") == 0) {
+    v = read_enum(c, it, off, "result", result_names, COUNT(result_names),
+                  "unknown, device, host, receiver, arg0, device-kwarg, to-arg or device-spec");
+    if (v >= 0) e->api.result = (uint8_t)v;
+  } else if (strcmp(it->string, "type") == 0) {
+    read_ref(c, it, off, "type", &e->type);
+  } else if (strcmp(it->string, "decorates") == 0) {
+    read_ref(c, it, off, "decorates", &e->decorates);
+  }
+}
+
+static bool is_entry_key(const char *k) {
+  static const char *const keys[] = {"roles", "when", "result", "type", "decorates"};
+  for (size_t i = 0; i < COUNT(keys); i++)
+    if (strcmp(k, keys[i]) == 0) return true;
+  return false;
+}
+
+/* Reads the entry value v (key at m) for name (NULL for subscript, operators, call) of the given
+ * kind and owner. Returns its index + 1, or 0 when it had an error (then it is left out). */
+static uint32_t read_entry(jctx *c, const cJSON *v, const jcur *at, uint8_t kind, uint16_t owner,
+                           const char *name) {
+  if (!cJSON_IsObject(v)) {
+    err(c, at->val, "an entry must be a json object");
+    return 0;
+  }
+  gl_lm__entry e = {.kind = kind, .owner = owner, .at = pos_of(c, at->key)};
+  e.api.type = e.api.decorates = GL_TYPE_NONE;
+  size_t nerr = c->nerr, when_off = at->val, result_off = at->val;
+  jcur m;
+  for (const cJSON *it = v->child; it; it = it->next) {
+    cur_step(c, v, it, at->val, &m);
+    if (repeat_reported(c, v, it, &m)) continue;
+    if (!is_entry_key(it->string)) {
+      err(c, m.key, "unknown key '%s' (expected roles, when, result, type or decorates)", it->string);
+      continue;
+    }
+    if (strcmp(it->string, "when") == 0) when_off = m.val;
+    if (strcmp(it->string, "result") == 0) result_off = m.val;
+    read_entry_key(c, it, m.val, &e);
+  }
+  check_kind(c, &e, when_off, result_off);
+  if (c->nerr != nerr) {
+    free(e.type.name);
+    free(e.decorates.name);
+    return 0;
+  }
+  if (name) {
+    e.name = gl_xstrdup(name);
+    e.name_len = strlen(name);
+  }
+  gl_vec_push(&c->lm->entries, e);
+  return (uint32_t)c->lm->entries.len;
+}
+
+/* ---- functions and types -------------------------------------------------------------------- */
+
+static void read_functions(jctx *c, const cJSON *obj, size_t off) {
+  if (!cJSON_IsObject(obj)) {
+    err(c, off, "'functions' must be an object");
+    return;
+  }
+  jcur m;
+  for (const cJSON *it = obj->child; it; it = it->next) {
+    cur_step(c, obj, it, off, &m);
+    int kind = dotted_kind(it->string, true);
+    if (kind < 0)
+      err(c, m.key, "invalid function name '%s' (expected a dotted name, optionally ending in '.*')",
+          it->string);
+    else
+      read_entry(c, it, &m, (uint8_t)kind, GL_TYPE_NONE, it->string);
+  }
+}
+
+static void read_members(jctx *c, const cJSON *obj, size_t off, uint8_t kind, uint16_t owner) {
+  const char *what = kind == GL_LM_METHOD ? "method" : "attribute";
+  if (!cJSON_IsObject(obj)) {
+    err(c, off, "'%ss' must be an object", what);
+    return;
+  }
+  jcur m;
+  for (const cJSON *it = obj->child; it; it = it->next) {
+    cur_step(c, obj, it, off, &m);
+    if (!is_member_name(it->string))
+      err(c, m.key, "invalid %s name '%s' (expected an identifier or '*')", what, it->string);
+    else
+      read_entry(c, it, &m, kind, owner, it->string);
+  }
+}
+
+static void read_type_key(jctx *c, const cJSON *it, const jcur *m, uint16_t id) {
+  const char *k = it->string;
+  if (strcmp(k, "provenance") == 0) {
+    int v = read_enum(c, it, m->val, "provenance", prov_names, COUNT(prov_names), "device, host or unknown");
+    if (v >= 0) c->lm->types.data[id].prov = (gl_prov)v;
+  } else if (strcmp(k, "methods") == 0) {
+    read_members(c, it, m->val, GL_LM_METHOD, id);
+  } else if (strcmp(k, "attributes") == 0) {
+    read_members(c, it, m->val, GL_LM_ATTRIBUTE, id);
+  } else if (strcmp(k, "subscript") == 0) {
+    c->lm->types.data[id].subscript = read_entry(c, it, m, GL_LM_SUBSCRIPT, id, NULL);
+  } else if (strcmp(k, "operators") == 0) {
+    c->lm->types.data[id].operators = read_entry(c, it, m, GL_LM_OPERATORS, id, NULL);
+  } else if (strcmp(k, "call") == 0) {
+    c->lm->types.data[id].call = read_entry(c, it, m, GL_LM_CALL, id, NULL);
+  } else {
+    err(c, m->key,
+        "unknown key '%s' (expected provenance, methods, attributes, subscript, operators or call)", k);
+  }
+}
+
+static void read_type(jctx *c, const cJSON *v, const jcur *at) {
+  if (!cJSON_IsObject(v)) {
+    err(c, at->val, "a type must be a json object");
+    return;
+  }
+  if (c->lm->types.len >= GL_TYPE_NONE) {
+    err(c, at->key, "too many types (at most %u)", (unsigned)GL_TYPE_NONE);
+    return;
+  }
+  uint16_t id = (uint16_t)c->lm->types.len;
+  gl_lm__type *t = gl_vec_grow(&c->lm->types);
+  t->name = gl_xstrdup(v->string);
+  t->name_len = strlen(v->string);
+  t->at = pos_of(c, at->key);
+  jcur m;
+  for (const cJSON *it = v->child; it; it = it->next) {
+    cur_step(c, v, it, at->val, &m);
+    if (!repeat_reported(c, v, it, &m)) read_type_key(c, it, &m, id);
+  }
+}
+
+static void read_types(jctx *c, const cJSON *obj, size_t off) {
+  if (!cJSON_IsObject(obj)) {
+    err(c, off, "'types' must be an object");
+    return;
+  }
+  jcur m;
+  for (const cJSON *it = obj->child; it; it = it->next) {
+    cur_step(c, obj, it, off, &m);
+    if (dotted_kind(it->string, false) != GL_LM_FUNCTION)
+      err(c, m.key, "invalid type name '%s' (expected a dotted name)", it->string);
+    else
+      read_type(c, it, &m);
+  }
+}
+
+/* ---- the file ------------------------------------------------------------------------------- */
+
+static bool is_root_key(const char *k) {
+  return strcmp(k, "library") == 0 || strcmp(k, "description") == 0 || strcmp(k, "functions") == 0 ||
+         strcmp(k, "types") == 0 || strcmp(k, "triggers") == 0;
+}
+
+/* "rules/models/cupy.json" -> "cupy" (length in *n). */
+static const char *file_stem(const char *path, size_t *n) {
+  const char *slash = strrchr(path, '/');
+  const char *b = slash ? slash + 1 : path;
+  *n = strlen(b);
+  if (*n > 5 && strcmp(b + *n - 5, ".json") == 0) *n -= 5;
+  return b;
+}
+
+/* Checks `library` (value at off, or missing: root at root_off). False when the file must not be
+ * read further: it repeats a library already loaded. */
+static bool check_library(jctx *c, const cJSON *lib, size_t off, size_t root_off) {
+  if (!lib) {
+    err(c, root_off, "missing key 'library'");
+    return true;
+  }
+  if (!cJSON_IsString(lib)) {
+    err(c, off, "'library' must be a string");
+    return true;
+  }
+  size_t n;
+  const char *stem = file_stem(c->path, &n);
+  if (strlen(lib->valuestring) != n || memcmp(lib->valuestring, stem, n) != 0)
+    err(c, off, "library '%s' does not match the file name (expected '%.*s')", lib->valuestring, (int)n,
+        stem);
+  for (uint32_t i = 0; i < c->file; i++) {
+    if (!lib->valuestring[0] || strcmp(c->lm->libraries.data[i], lib->valuestring) != 0) continue;
+    err(c, off, "duplicate library '%s' (first defined in %s)", lib->valuestring, c->lm->files.data[i]);
+    return false;
+  }
+  free(c->lm->libraries.data[c->file]);
+  c->lm->libraries.data[c->file] = gl_xstrdup(lib->valuestring);
+  return true;
+}
+
+static bool is_word(const char *w) {
+  if (!*w) return false;
+  for (const char *p = w; *p; p++)
+    if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+      return false;
+  return true;
+}
+
+/* "triggers": words that make a file worth parsing for this library (the prefilter). */
+static void read_triggers(jctx *c, const cJSON *arr, size_t off) {
+  if (!cJSON_IsArray(arr)) {
+    err(c, off, "'triggers' must be an array of words");
+    return;
+  }
+  for (const cJSON *e = arr->child; e; e = e->next) {
+    if (!cJSON_IsString(e) || !is_word(e->valuestring)) {
+      err(c, off, "'triggers' must be an array of words");
+      return;
+    }
+  }
+  for (const cJSON *e = arr->child; e; e = e->next) gl_vec_push(&c->lm->triggers, gl_xstrdup(e->valuestring));
+}
+
+/* First pass: keys, and the library; second pass: the contents. False to drop the file. */
+static bool read_root(jctx *c, const cJSON *root, size_t off) {
+  if (!cJSON_IsObject(root)) {
+    err(c, off, "a model file must be a json object");
+    return true;
+  }
+  const cJSON *lib = NULL;
+  size_t lib_off = off;
+  jcur m;
+  for (const cJSON *it = root->child; it; it = it->next) {
+    cur_step(c, root, it, off, &m);
+    if (repeat_reported(c, root, it, &m)) continue;
+    if (!is_root_key(it->string))
+      err(c, m.key, "unknown key '%s' (expected library, description, triggers, functions or types)", it->string);
+    if (strcmp(it->string, "library") == 0) lib = it, lib_off = m.val;
+  }
+  if (!check_library(c, lib, lib_off, off)) return false;
+  for (const cJSON *it = root->child; it; it = it->next) {
+    cur_step(c, root, it, off, &m);
+    if (is_repeat(root, it)) continue;
+    if (strcmp(it->string, "description") == 0 && !cJSON_IsString(it))
+      err(c, m.val, "'description' must be a string");
+    if (strcmp(it->string, "triggers") == 0) read_triggers(c, it, m.val);
+    if (strcmp(it->string, "functions") == 0) read_functions(c, it, m.val);
+    if (strcmp(it->string, "types") == 0) read_types(c, it, m.val);
+  }
+  return true;
+}
+
+/* Parses the text; false (with an error) when it is not json. */
+static bool parse_and_read(jctx *c) {
+  const char *nul = memchr(c->text, '\0', c->len);
+  if (nul) {
+    err(c, (size_t)(nul - c->text), "model file contains a NUL byte");
+    return false;
+  }
+  const char *end = NULL;
+  /* len + 1 with require_null_terminated: trailing bytes after the value are an error too. */
+  cJSON *root = cJSON_ParseWithLengthOpts(c->text, c->len + 1, &end, 1);
+  if (!root) {
+    err(c, end && end >= c->text ? (size_t)(end - c->text) : 0, "invalid json in model file");
+    return false;
+  }
+  bool keep = read_root(c, root, ws(c, c->lines.data[0]));
+  cJSON_Delete(root);
+  return keep;
+}
+
+int gl_libmodels_add(gl_libmodels *lm, const char *path, const char *data, size_t len, gl_diag_list *errs) {
+  gl_diag_list local = {0};
+  jctx c = {.lm = lm, .path = path ? path : "", .len = len, .errs = errs ? errs : &local};
+  gl_lm__unfreeze(lm);
+  c.file = (uint32_t)lm->files.len;
+  c.text = gl_xstrndup(data ? data : "", data ? len : 0);
+  if (!data) c.len = 0;
+  gl_vec_push(&lm->files, gl_xstrdup(c.path));
+  gl_vec_push(&lm->libraries, gl_xstrdup(""));
+  build_lines(&c);
+  if (!parse_and_read(&c)) {
+    /* Not json, or it repeats a library: read nothing of it, and it is not counted. */
+    free(lm->files.data[--lm->files.len]);
+    free(lm->libraries.data[--lm->libraries.len]);
+  }
+  free((char *)c.text);
+  gl_vec_free(&c.lines);
+  gl_vec_free(&local);
+  return c.nerr ? GL_EINVAL : GL_OK;
+}

@@ -1,0 +1,343 @@
+/* model_flow.c: the value of each name during the provenance walk.
+ * Owns: one cell per names entry (its value now) and its summary for free variables (the value
+ *       every binding agrees on, else unknown), reads of identifiers (local: the cell; free: the
+ *       summary, without from-device), binding targets (element-wise tuple unpacking, mutation of
+ *       attribute / subscript roots, `del`), the undo log, the joins of branches at the end of
+ *       if / try / with / match blocks and loops, and the loop-head fixpoint test.
+ * Not: the order of the walk (model_prov.c), expression values (model_eval.c), the loop table
+ *      (model_loop.c).
+ * Threads: runs inside gl_model_build on one worker. */
+#include "model/model_prov.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+enum { SUM_NONE = 0, SUM_SET = 1, SUM_MIXED = 2 };
+
+void gl_prov__flow_init(gl_prov_pass *pp) {
+  const gl_model__names *n = &pp->m->names;
+  size_t ne = n->entries.len ? n->entries.len : 1;
+  pp->cur = gl_xmalloc(ne * sizeof(*pp->cur));
+  pp->sum = gl_xmalloc(ne * sizeof(*pp->sum));
+  for (size_t i = 0; i < ne; i++) pp->cur[i] = pp->sum[i] = gl_pval_unknown();
+  pp->sum_state = gl_xcalloc(ne, 1);
+  pp->stamp = gl_xcalloc(ne, sizeof(*pp->stamp));
+  pp->acc = gl_xcalloc(ne, sizeof(*pp->acc));
+  pp->cnt = gl_xcalloc(ne, sizeof(*pp->cnt));
+  pp->owner = gl_xmalloc(n->scopes.len * sizeof(*pp->owner));
+  /* A scope's parent is created before it, so one pass in order fills every owner. */
+  for (size_t s = 0; s < n->scopes.len; s++) {
+    const gl_model__scope *sc = &n->scopes.data[s];
+    bool own = sc->kind == GL_SCOPE_MODULE || sc->kind == GL_SCOPE_FUNCTION;
+    pp->owner[s] = own ? (uint32_t)s : pp->owner[sc->parent];
+  }
+}
+
+void gl_prov__flow_free(gl_prov_pass *pp) {
+  free(pp->cur);
+  free(pp->sum);
+  free(pp->sum_state);
+  free(pp->stamp);
+  free(pp->acc);
+  free(pp->cnt);
+  free(pp->owner);
+  gl_vec_free(&pp->log);
+  gl_vec_free(&pp->res);
+  gl_vec_free(&pp->targets);
+  gl_vec_free(&pp->ta);
+  gl_vec_free(&pp->sa);
+}
+
+static uint32_t next_token(gl_prov_pass *pp) {
+  if (++pp->token == 0) {   /* wrapped: forget every stamp */
+    memset(pp->stamp, 0, (pp->m->names.entries.len ? pp->m->names.entries.len : 1) * sizeof(uint32_t));
+    pp->token = 1;
+  }
+  return pp->token;
+}
+
+/* ---- cells ----------------------------------------------------------------------------------- */
+
+gl_pval gl_prov__read(gl_prov_pass *pp, uint32_t i, uint8_t *extra) {
+  const gl_model *m = pp->m;
+  size_t len;
+  const char *s = gl_model__text(m, m->nodes.data[i].node, &len);
+  uint32_t e = gl_model__entry_read(&m->names, m->nodes.data[i].scope, s, len);
+  if (e == GL_MODEL__NONE) {
+    *extra = GL_VAL_BUILTIN;
+    return gl_pval_unknown();
+  }
+  const gl_model__entry *ent = &m->names.entries.data[e];
+  if (ent->state == GL_STATE_IMPORT) {
+    *extra = GL_VAL_QUAL;
+    return gl_pval_unknown();
+  }
+  if (pp->owner[ent->scope] == pp->walk_owner) return pp->cur[e];
+  if (pp->sum_state[e] != SUM_SET) return gl_pval_unknown();
+  gl_pval v = pp->sum[e];
+  v.bits &= (uint8_t)~GL_VAL_FROM_DEVICE;   /* from-device holds within one function */
+  return v;
+}
+
+/* Writes a cell (undoable); fold: it is a binding, so it also enters the summary. */
+static void write_cell(gl_prov_pass *pp, uint32_t e, gl_pval v, bool fold) {
+  gl_pundo u = {e, pp->cur[e]};
+  gl_vec_push(&pp->log, u);
+  pp->cur[e] = v;
+  if (!fold) return;
+  if (pp->sum_state[e] == SUM_NONE) {
+    pp->sum[e] = v;
+    pp->sum_state[e] = SUM_SET;
+  } else if (pp->sum_state[e] == SUM_SET && !gl_pval_eq(pp->sum[e], v)) {
+    pp->sum_state[e] = SUM_MIXED;
+  }
+}
+
+static void bind(gl_prov_pass *pp, uint32_t i, gl_pval v, uint32_t scope, bool fold) {
+  const gl_model *m = pp->m;
+  size_t len;
+  const char *s = gl_model__text(m, m->nodes.data[i].node, &len);
+  gl_prov__set(pp, i, v, 0);
+  uint32_t e = gl_model__entry_bind(&m->names, scope, s, len);
+  if (e == GL_MODEL__NONE) return;
+  write_cell(pp, e, v, fold);
+  if (pp->loops.len)
+    gl_model__touch_add(&pp->m->loops, pp->loops.data, pp->loops.len, e, GL_TOUCH_REBOUND,
+                    GL_MODEL__NONE);
+}
+
+void gl_prov__bind_node(gl_prov_pass *pp, uint32_t i, gl_pval v, uint32_t scope) {
+  if (i != GL_MODEL__NONE) bind(pp, i, v, scope, true);
+}
+
+/* ---- targets --------------------------------------------------------------------------------- */
+
+static TSNode null_node(void) {
+  TSNode n = {{0}, NULL, NULL};
+  return n;
+}
+
+/* The named children of n, comments left out, into out. */
+static void collect(gl_prov_pass *pp, TSNode n, gl_pnodes *out) {
+  out->len = 0;
+  TSTreeCursor *c = &pp->scratch;
+  ts_tree_cursor_reset(c, n);
+  if (!ts_tree_cursor_goto_first_child(c)) return;
+  do {
+    TSNode k = ts_tree_cursor_current_node(c);
+    if (ts_node_is_named(k) && gl_model__kind_of(pp->m, k) != GL_K_COMMENT) gl_vec_push(out, k);
+  } while (ts_tree_cursor_goto_next_sibling(c));
+}
+
+static bool is_splat(const gl_model *m, TSNode n) {
+  gl_model__kind k = gl_model__kind_of(m, n);
+  return k == GL_K_LIST_SPLAT || k == GL_K_LIST_SPLAT_PATTERN || k == GL_K_DICTIONARY_SPLAT;
+}
+
+static bool any_splat(const gl_model *m, const TSNode *v, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    if (is_splat(m, v[i])) return true;
+  return false;
+}
+
+/* The expression a chained assignment finally assigns (`a = b = src`). */
+static TSNode strip_chain(const gl_model *m, TSNode src) {
+  while (!ts_node_is_null(src) && gl_model__kind_of(m, src) == GL_K_ASSIGNMENT)
+    src = ts_node_child_by_field_id(src, m->f.right);
+  return src;
+}
+
+static void push_target(gl_prov_pass *pp, TSNode t, TSNode src, gl_pval v) {
+  gl_ptarget x = {t, src, v};
+  gl_vec_push(&pp->targets, x);
+}
+
+/* A tuple / list target: element-wise against a source of the same shape, else every element
+ * gets the value's provenance (and from-device) without a type. */
+static void unpack(gl_prov_pass *pp, const gl_ptarget *t) {
+  const gl_model *m = pp->m;
+  collect(pp, t->target, &pp->ta);
+  bool pair = false;
+  TSNode src = strip_chain(m, t->src);
+  if (!ts_node_is_null(src)) {
+    gl_model__kind k = gl_model__kind_of(m, src);
+    if (k == GL_K_TUPLE || k == GL_K_LIST || k == GL_K_EXPRESSION_LIST) {
+      collect(pp, src, &pp->sa);
+      pair = pp->sa.len == pp->ta.len && !any_splat(m, pp->ta.data, pp->ta.len) &&
+             !any_splat(m, pp->sa.data, pp->sa.len);
+    }
+  }
+  gl_pval elem = {GL_TYPE_NONE, (uint8_t)(t->v.bits & (GL_VAL_PROV | GL_VAL_FROM_DEVICE))};
+  for (size_t i = pp->ta.len; i-- > 0;)   /* reversed: popped in source order */
+    push_target(pp, pp->ta.data[i], pair ? pp->sa.data[i] : null_node(), elem);
+}
+
+static TSNode first_named(gl_prov_pass *pp, TSNode n) {
+  collect(pp, n, &pp->sa);
+  return pp->sa.len ? pp->sa.data[0] : null_node();
+}
+
+/* Runs the target stack; del: names become unknown without counting as bindings. */
+static void run_targets(gl_prov_pass *pp, bool walrus, bool del) {
+  const gl_model *m = pp->m;
+  while (pp->targets.len) {
+    gl_ptarget t = pp->targets.data[--pp->targets.len];
+    switch (gl_model__kind_of(m, t.target)) {
+      case GL_K_IDENTIFIER: {
+        uint32_t i = gl_model__index_of(m, t.target);
+        if (i == GL_MODEL__NONE) break;
+        TSNode src = strip_chain(m, t.src);
+        gl_pval v = ts_node_is_null(src) ? t.v : gl_prov__val(pp, gl_model__index_of(m, src));
+        uint32_t scope = m->nodes.data[i].scope;
+        if (walrus) scope = gl_model__walrus_scope(&m->names, scope);
+        bind(pp, i, del ? gl_pval_unknown() : v, scope, !del);
+        break;
+      }
+      case GL_K_AS_PATTERN_TARGET: case GL_K_PARENTHESIZED_EXPRESSION:
+        push_target(pp, first_named(pp, t.target), t.src, t.v); break;
+      case GL_K_PATTERN_LIST: case GL_K_TUPLE_PATTERN: case GL_K_LIST_PATTERN: case GL_K_TUPLE:
+      case GL_K_LIST: case GL_K_EXPRESSION_LIST:
+        unpack(pp, &t); break;
+      case GL_K_LIST_SPLAT_PATTERN: case GL_K_LIST_SPLAT:
+        push_target(pp, first_named(pp, t.target), null_node(), gl_pval_unknown()); break;
+      case GL_K_ATTRIBUTE: case GL_K_SUBSCRIPT:
+        gl_prov__touch_root(pp, t.target, GL_TOUCH_MUTATED, GL_MODEL__NONE); break;
+      default:
+        break;
+    }
+  }
+}
+
+void gl_prov__assign(gl_prov_pass *pp, TSNode target, TSNode src, gl_pval v, bool walrus) {
+  if (ts_node_is_null(target)) return;
+  pp->targets.len = 0;
+  push_target(pp, target, src, v);
+  run_targets(pp, walrus, false);
+}
+
+void gl_prov__delete(gl_prov_pass *pp, TSNode target) {
+  pp->targets.len = 0;
+  push_target(pp, target, null_node(), gl_pval_unknown());
+  run_targets(pp, false, true);
+}
+
+void gl_prov__touch_root(gl_prov_pass *pp, TSNode n, uint8_t flags, uint32_t call) {
+  if (!pp->loops.len) return;
+  const gl_model *m = pp->m;
+  for (;;) {
+    gl_model__kind k = gl_model__kind_of(m, n);
+    if (k == GL_K_ATTRIBUTE) n = ts_node_child_by_field_id(n, m->f.object);
+    else if (k == GL_K_SUBSCRIPT) n = ts_node_child_by_field_id(n, m->f.value);
+    else if (k == GL_K_LIST_SPLAT) n = ts_node_named_child(n, 0);
+    else break;
+  }
+  if (gl_model__kind_of(m, n) != GL_K_IDENTIFIER) return;
+  uint32_t i = gl_model__index_of(m, n);
+  if (i == GL_MODEL__NONE) return;
+  const gl_model__rec *r = &m->nodes.data[i];
+  if ((r->flags & GL_REC_NOT_NAME) || (r->val & GL_VAL_QUAL)) return;
+  size_t len;
+  const char *s = gl_model__text(m, n, &len);
+  uint32_t e = gl_model__entry_read(&m->names, r->scope, s, len);
+  if (e != GL_MODEL__NONE)
+    gl_model__touch_add(&pp->m->loops, pp->loops.data, pp->loops.len, e, flags, call);
+}
+
+/* ---- blocks ---------------------------------------------------------------------------------- */
+
+static void undo_to(gl_prov_pass *pp, size_t mark) {
+  for (size_t i = pp->log.len; i-- > mark;) pp->cur[pp->log.data[i].entry] = pp->log.data[i].old;
+  pp->log.len = mark;
+}
+
+void gl_prov__block_mark(gl_prov_pass *pp, gl_pframe *f) {
+  f->mark = (uint32_t)pp->log.len;
+  f->seg = (uint32_t)pp->res.len;
+  f->nbranch = 0;
+  f->fl |= PF_MARKED;
+}
+
+void gl_prov__branch_end(gl_prov_pass *pp, gl_pframe *f) {
+  if (!(f->fl & PF_MARKED)) return;
+  uint32_t t = next_token(pp);
+  for (size_t i = f->mark; i < pp->log.len; i++) {
+    uint32_t e = pp->log.data[i].entry;
+    if (pp->stamp[e] == t) continue;
+    pp->stamp[e] = t;
+    gl_pundo r = {e, pp->cur[e]};
+    gl_vec_push(&pp->res, r);
+  }
+  undo_to(pp, f->mark);
+  f->nbranch++;
+}
+
+void gl_prov__block_join(gl_prov_pass *pp, gl_pframe *f, bool implicit_before) {
+  if (!(f->fl & PF_MARKED)) return;
+  uint32_t t = next_token(pp);
+  for (size_t i = f->seg; i < pp->res.len; i++) {
+    const gl_pundo *r = &pp->res.data[i];
+    if (pp->stamp[r->entry] != t) {
+      pp->stamp[r->entry] = t;
+      pp->acc[r->entry] = r->old;
+      pp->cnt[r->entry] = 1;
+    } else {
+      pp->acc[r->entry] = gl_pval_join(pp->acc[r->entry], r->old);
+      pp->cnt[r->entry]++;
+    }
+  }
+  uint32_t total = f->nbranch + (implicit_before ? 1u : 0u);
+  uint32_t t2 = next_token(pp);
+  for (size_t i = f->seg; i < pp->res.len; i++) {
+    uint32_t e = pp->res.data[i].entry;
+    if (pp->stamp[e] == t2) continue;
+    pp->stamp[e] = t2;
+    gl_pval v = pp->acc[e];
+    if (pp->cnt[e] < total) v = gl_pval_join(v, pp->cur[e]);   /* a branch kept the old value */
+    write_cell(pp, e, v, false);
+  }
+  pp->res.len = f->seg;
+  f->nbranch = 0;
+}
+
+/* ---- loops ----------------------------------------------------------------------------------- */
+
+bool gl_prov__loop_converged(gl_prov_pass *pp, const gl_pframe *f) {
+  if (!(f->fl & PF_MARKED)) return true;
+  uint32_t t = next_token(pp);
+  for (size_t i = f->mark; i < pp->log.len; i++) {
+    uint32_t e = pp->log.data[i].entry;
+    if (pp->stamp[e] == t) continue;
+    pp->stamp[e] = t;
+    gl_pval head = pp->log.data[i].old;   /* the first write after the mark saw the head value */
+    if (!gl_pval_eq(gl_pval_join(head, pp->cur[e]), head)) return false;
+  }
+  return true;
+}
+
+void gl_prov__loop_forget(gl_prov_pass *pp, const gl_pframe *f) {
+  if (!(f->fl & PF_MARKED)) return;
+  size_t from = pp->res.len;   /* res as scratch: the distinct entries the body wrote */
+  uint32_t t = next_token(pp);
+  for (size_t i = f->mark; i < pp->log.len; i++) {
+    uint32_t e = pp->log.data[i].entry;
+    if (pp->stamp[e] == t) continue;
+    pp->stamp[e] = t;
+    gl_pundo r = {e, gl_pval_unknown()};
+    gl_vec_push(&pp->res, r);
+  }
+  undo_to(pp, f->mark);
+  for (size_t i = from; i < pp->res.len; i++)
+    write_cell(pp, pp->res.data[i].entry, gl_pval_unknown(), false);
+  pp->res.len = from;
+}
+
+void gl_prov__loop_forget_recorded(gl_prov_pass *pp, uint32_t loop) {
+  const gl_model__loops *l = &pp->m->loops;
+  const gl_model__touch *head = gl_model__touch_find(l, loop, GL_MODEL__NONE);
+  if (!head) return;
+  for (uint32_t i = head->next; i != GL_MODEL__NONE; i = l->touches.data[i].next)
+    if (l->touches.data[i].flags & GL_TOUCH_REBOUND)
+      write_cell(pp, l->touches.data[i].entry, gl_pval_unknown(), false);
+}

@@ -1,0 +1,427 @@
+/* model_prov.c: the provenance pass: the second walk of a parsed file, in evaluation order.
+ * Owns: an iterative walk with its own frame stack (no recursion, no ts_node_parent, no tree
+ *       cursor) over the index the first walk built (every named node in document order with
+ *       its parent; each subtree's end from one backward pass), computing each expression's
+ *       value when the walk leaves it; the order Python evaluates in where it differs from the
+ *       text (a comprehension's clauses before its body; def and lambda bodies after the scope
+ *       that defines them, each walked once from a queue, parameters bound from their
+ *       annotations); the statements that bind (assignment, augmented assignment, for and
+ *       comprehension targets, `with ... as`, `:=`, def and class names, `del`); where blocks
+ *       start, branch and join; loops (the stack of enclosing loops, and a second, pessimistic
+ *       walk of a body whose names do not reach a fixpoint in one).
+ * Not: expression values (model_eval.c), name cells and joins (model_flow.c), the loop table
+ *      (model_loop.c).
+ * Threads: runs inside gl_model_build on one worker. */
+#include "model/model_prov.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/xalloc.h"
+
+static bool is_comprehension(gl_model__kind k) {
+  return k == GL_K_LIST_COMPREHENSION || k == GL_K_SET_COMPREHENSION ||
+         k == GL_K_DICTIONARY_COMPREHENSION || k == GL_K_GENERATOR_EXPRESSION;
+}
+
+static gl_pframe *top(gl_prov_pass *pp) { return gl_vec_last(&pp->stack); }
+
+/* The child of frame f under `field` among its first three named children, or NONE. */
+static uint32_t kid_at(const gl_prov_pass *pp, const gl_pframe *f, TSFieldId field) {
+  for (uint8_t j = 0; j < f->nkids && j < 3; j++)
+    if (pp->m->nodes.data[f->kid[j]].field == field) return f->kid[j];
+  return GL_MODEL__NONE;
+}
+
+static TSNode node_of(const gl_prov_pass *pp, uint32_t i) {
+  if (i == GL_MODEL__NONE) {
+    TSNode n = {{0}, NULL, NULL};
+    return n;
+  }
+  return pp->m->nodes.data[i].node;
+}
+
+/* Iterating a device value yields device values; anything else, unknown ones. */
+static gl_pval element_of(gl_pval v) {
+  gl_pval e = {GL_TYPE_NONE, gl_pval_prov(v) == GL_PROV_DEVICE ? GL_PROV_DEVICE : 0};
+  return e;
+}
+
+/* ---- loops ----------------------------------------------------------------------------------- */
+
+static void loop_mark(gl_prov_pass *pp, gl_pframe *loop) {
+  if (loop->fl & PF_MARKED) return;
+  gl_prov__block_mark(pp, loop);
+  if (!pp->pessimistic) return;
+  loop->fl |= PF_PESSIMISTIC;   /* inside a second walk: start from what this loop rebinds */
+  gl_prov__loop_forget_recorded(pp, loop->rec);
+}
+
+static void for_body_enter(gl_prov_pass *pp, gl_pframe *loop) {
+  loop_mark(pp, loop);
+  gl_vec_push(&pp->loops, loop->rec);
+  uint32_t left = kid_at(pp, loop, pp->m->f.left), right = kid_at(pp, loop, pp->m->f.right);
+  gl_prov__assign(pp, node_of(pp, left), node_of(pp, GL_MODEL__NONE),
+                  element_of(gl_prov__val(pp, right)), false);
+}
+
+static void pop_loop(gl_prov_pass *pp, uint32_t loop) {
+  if (pp->loops.len && *gl_vec_last(&pp->loops) == loop) pp->loops.len--;
+}
+
+/* After a loop body: true when it must be walked again, pessimistically (some name it writes
+ * changed between the head and the end, so what the body computed from the head is unsound). */
+static bool body_again(gl_prov_pass *pp, gl_pframe *loop) {
+  if (loop->fl & PF_PASS2) {
+    loop->fl &= (uint16_t)~PF_PASS2;
+    pp->pessimistic--;
+    return false;
+  }
+  if ((loop->fl & PF_PESSIMISTIC) || gl_prov__loop_converged(pp, loop)) return false;
+  gl_prov__loop_forget(pp, loop);
+  loop->fl |= PF_PASS2;
+  pp->pessimistic++;
+  return true;
+}
+
+/* ---- entering and leaving nodes -------------------------------------------------------------- */
+
+static void queue_body(gl_prov_pass *pp, uint32_t def) {
+  gl_model__rec *r = &pp->m->nodes.data[def];
+  if (r->val & GL_VAL_QUEUED) return;
+  r->val |= GL_VAL_QUEUED;
+  gl_vec_push(&pp->deferred, def);
+}
+
+/* The first child of node p under field, or GL_MODEL__NONE (the children of p are the
+ * subtrees that follow it in the index, one after the other). */
+static uint32_t child_at(const gl_prov_pass *pp, uint32_t p, TSFieldId field) {
+  for (uint32_t j = p + 1; j < pp->end[p]; j = pp->end[j])
+    if (pp->m->nodes.data[j].field == field) return j;
+  return GL_MODEL__NONE;
+}
+
+/* Whether the walk enters node j, a child of frame p. */
+static bool wanted(gl_prov_pass *pp, gl_pframe *p, uint32_t j) {
+  const gl_model__rec *r = &pp->m->nodes.data[j];
+  if (r->kind == GL_K_COMMENT) return false;
+  if ((p->kind == GL_K_FUNCTION_DEFINITION || p->kind == GL_K_LAMBDA) && r->field == pp->m->f.body) {
+    queue_body(pp, p->rec);
+    return false;
+  }
+  if (is_comprehension((gl_model__kind)p->kind))
+    return (r->field == pp->m->f.body) == ((p->fl & PF_BODY_PHASE) != 0);
+  return true;
+}
+
+/* `is`, `is not`, `in`, `not in` give a Python bool whatever the operands (anonymous children). */
+static bool host_comparison(gl_prov_pass *pp, TSNode n) {
+  TSTreeCursor *c = &pp->scratch;
+  ts_tree_cursor_reset(c, n);
+  if (!ts_tree_cursor_goto_first_child(c)) return false;
+  do {
+    TSNode k = ts_tree_cursor_current_node(c);
+    if (ts_node_is_named(k)) continue;
+    const char *t = ts_node_type(k);
+    if (!strcmp(t, "is") || !strcmp(t, "is not") || !strcmp(t, "in") || !strcmp(t, "not in"))
+      return true;
+  } while (ts_tree_cursor_goto_next_sibling(c));
+  return false;
+}
+
+/* Hooks of a child being entered, for its parent p. */
+static void parent_enter(gl_prov_pass *pp, gl_pframe *p, const gl_pframe *f) {
+  const gl_model__fields *fd = &pp->m->f;
+  switch ((gl_model__kind)p->kind) {
+    case GL_K_FOR_STATEMENT:
+      if (f->field == fd->body) for_body_enter(pp, p);
+      break;
+    case GL_K_WHILE_STATEMENT:
+      if (f->field == fd->condition) loop_mark(pp, p);
+      else if (f->field == fd->body) gl_vec_push(&pp->loops, p->rec);
+      break;
+    case GL_K_IF_STATEMENT:
+      if (f->field == fd->consequence && !(p->fl & PF_MARKED)) gl_prov__block_mark(pp, p);
+      break;
+    case GL_K_TRY_STATEMENT:
+      if (f->kind == GL_K_FINALLY_CLAUSE && !(p->fl & PF_JOINED)) {
+        gl_prov__block_join(pp, p, true);
+        p->fl |= PF_JOINED;
+      }
+      break;
+    default:
+      break;
+  }
+}
+
+static void push(gl_prov_pass *pp, uint32_t i) {
+  const gl_model__rec *r = &pp->m->nodes.data[i];
+  gl_pframe f;
+  memset(&f, 0, sizeof(f));
+  f.rec = i;
+  f.kid[0] = f.kid[1] = f.kid[2] = GL_MODEL__NONE;
+  f.arg0 = f.devkw = f.recv = f.meth = f.dev = f.typed = GL_MODEL__NONE;
+  f.fl = PF_ALL_HOST;
+  f.field = r->field;
+  f.kind = r->kind;
+  if (f.kind == GL_K_COMPARISON_OPERATOR && host_comparison(pp, r->node)) f.fl |= PF_HOST_OP;
+  gl_vec_push(&pp->stack, f);
+  gl_pframe *self = top(pp);
+  if (pp->stack.len >= 2) parent_enter(pp, &pp->stack.data[pp->stack.len - 2], self);
+  if (self->kind == GL_K_TRY_STATEMENT || self->kind == GL_K_WITH_STATEMENT ||
+      self->kind == GL_K_MATCH_STATEMENT)
+    gl_prov__block_mark(pp, self);
+}
+
+static void assignment(gl_prov_pass *pp, const gl_pframe *x) {
+  uint32_t right = kid_at(pp, x, pp->m->f.right);
+  if (right == GL_MODEL__NONE) return;   /* `x: int`, an annotation alone */
+  gl_pval v = gl_prov__val(pp, right);
+  gl_prov__set(pp, x->rec, v, 0);
+  gl_prov__assign(pp, node_of(pp, kid_at(pp, x, pp->m->f.left)), node_of(pp, right), v, false);
+}
+
+static void augmented(gl_prov_pass *pp, const gl_pframe *x) {
+  uint32_t left = kid_at(pp, x, pp->m->f.left), right = kid_at(pp, x, pp->m->f.right);
+  if (left == GL_MODEL__NONE) return;
+  const gl_model__rec *lr = &pp->m->nodes.data[left];
+  uint8_t extra = 0;
+  gl_pval lv = lr->kind == GL_K_IDENTIFIER ? gl_prov__read(pp, left, &extra) : gl_prov__val(pp, left);
+  gl_pval rv = gl_prov__val(pp, right);
+  const gl_pval *dev = gl_pval_prov(lv) == GL_PROV_DEVICE ? &lv
+                       : gl_pval_prov(rv) == GL_PROV_DEVICE ? &rv : NULL;
+  const gl_pval *typed = lv.type != GL_TYPE_NONE ? &lv : rv.type != GL_TYPE_NONE ? &rv : NULL;
+  bool all_host = gl_pval_prov(lv) == GL_PROV_HOST && gl_pval_prov(rv) == GL_PROV_HOST;
+  bool any_fd = ((lv.bits | rv.bits) & GL_VAL_FROM_DEVICE) != 0;
+  uint8_t roles;
+  gl_pval v = gl_prov__operate(pp, dev, typed, all_host, any_fd, &roles);
+  gl_prov__set(pp, x->rec, v, roles);
+  if (lr->kind == GL_K_IDENTIFIER) gl_prov__bind_node(pp, left, v, lr->scope);
+  else gl_prov__touch_root(pp, lr->node, GL_TOUCH_MUTATED, GL_MODEL__NONE);
+}
+
+/* `with e as t`: t gets e's value; other as-patterns (except ... as e, case patterns) bind an
+ * unknown value. */
+static void as_pattern(gl_prov_pass *pp, const gl_pframe *x, const gl_pframe *parent) {
+  gl_pval v = parent && parent->kind == GL_K_WITH_ITEM ? gl_prov__val(pp, x->kid[0])
+                                                      : gl_pval_unknown();
+  TSNode alias = ts_node_child_by_field_id(node_of(pp, x->rec), pp->m->f.alias);
+  TSNode none = {{0}, NULL, NULL};
+  gl_prov__assign(pp, alias, none, v, false);
+}
+
+/* What a finished node does as a statement or block. */
+static void statement(gl_prov_pass *pp, gl_pframe *x, const gl_pframe *parent) {
+  const gl_model__fields *fd = &pp->m->f;
+  TSNode none = {{0}, NULL, NULL};
+  switch ((gl_model__kind)x->kind) {
+    case GL_K_ASSIGNMENT: assignment(pp, x); break;
+    case GL_K_AUGMENTED_ASSIGNMENT: augmented(pp, x); break;
+    case GL_K_NAMED_EXPRESSION: {
+      gl_pval v = gl_prov__val(pp, x->kid[1]);
+      gl_prov__set(pp, x->rec, v, 0);
+      gl_prov__assign(pp, node_of(pp, x->kid[0]), none, v, true);
+      break;
+    }
+    case GL_K_FOR_IN_CLAUSE:
+      gl_prov__assign(pp, node_of(pp, kid_at(pp, x, fd->left)), none,
+                      element_of(gl_prov__val(pp, kid_at(pp, x, fd->right))), false);
+      break;
+    case GL_K_AS_PATTERN: as_pattern(pp, x, parent); break;
+    case GL_K_DELETE_STATEMENT:
+      if (x->kid[0] != GL_MODEL__NONE) gl_prov__delete(pp, node_of(pp, x->kid[0]));
+      break;
+    case GL_K_IF_STATEMENT: gl_prov__block_join(pp, x, !(x->fl & PF_HAS_ELSE)); break;
+    case GL_K_TRY_STATEMENT:
+      if (!(x->fl & PF_JOINED)) gl_prov__block_join(pp, x, true);
+      break;
+    case GL_K_WITH_STATEMENT: case GL_K_MATCH_STATEMENT: case GL_K_FOR_STATEMENT:
+    case GL_K_WHILE_STATEMENT:
+      gl_prov__branch_end(pp, x);
+      gl_prov__block_join(pp, x, true);
+      break;
+    default:
+      if (is_comprehension((gl_model__kind)x->kind) && (x->fl & PF_LOOP_PUSHED))
+        pop_loop(pp, x->rec);
+      break;
+  }
+}
+
+static void bind_definition_name(gl_prov_pass *pp, const gl_pframe *def, uint32_t name) {
+  gl_pval v = gl_pval_unknown();
+  if (def->kind == GL_K_FUNCTION_DEFINITION && pp->stack.len >= 2) {
+    const gl_pframe *dd = &pp->stack.data[pp->stack.len - 2];
+    if (dd->kind == GL_K_DECORATED_DEFINITION) {
+      v.type = gl_prov__decorated_type(pp, node_of(pp, dd->rec));
+      if (v.type != GL_TYPE_NONE) v.bits = (uint8_t)gl_libmodels_type_prov(pp->lm, v.type);
+    }
+  }
+  gl_prov__bind_node(pp, name, v, pp->m->nodes.data[name].scope);
+}
+
+/* Hooks of a finished child x for its parent p (p is the stack's top). */
+static void parent_leave(gl_prov_pass *pp, gl_pframe *p, const gl_pframe *x) {
+  const gl_model__fields *fd = &pp->m->f;
+  switch ((gl_model__kind)p->kind) {
+    case GL_K_IF_STATEMENT:
+      if (x->kind == GL_K_ELSE_CLAUSE) p->fl |= PF_HAS_ELSE;
+      if (x->field == fd->consequence || x->kind == GL_K_ELIF_CLAUSE || x->kind == GL_K_ELSE_CLAUSE)
+        gl_prov__branch_end(pp, p);
+      break;
+    case GL_K_TRY_STATEMENT:
+      if (x->field == fd->body || x->kind == GL_K_EXCEPT_CLAUSE || x->kind == GL_K_ELSE_CLAUSE)
+        gl_prov__branch_end(pp, p);
+      break;
+    case GL_K_BLOCK:
+      if (x->kind == GL_K_CASE_CLAUSE && pp->stack.len >= 2 &&
+          pp->stack.data[pp->stack.len - 2].kind == GL_K_MATCH_STATEMENT)
+        gl_prov__branch_end(pp, &pp->stack.data[pp->stack.len - 2]);
+      break;
+    case GL_K_FUNCTION_DEFINITION: case GL_K_CLASS_DEFINITION:
+      if (x->field == fd->name) bind_definition_name(pp, p, x->rec);
+      break;
+    case GL_K_FOR_IN_CLAUSE:
+      if (x->field == fd->right && (pp->m->nodes.data[p->rec].flags & GL_REC_FIRST_FOR) &&
+          pp->stack.len >= 2) {
+        gl_pframe *comp = &pp->stack.data[pp->stack.len - 2];
+        gl_vec_push(&pp->loops, comp->rec);   /* the loop starts after the first iterable */
+        comp->fl |= PF_LOOP_PUSHED;
+      }
+      break;
+    case GL_K_FOR_STATEMENT: case GL_K_WHILE_STATEMENT:
+      if (x->field == fd->body) pop_loop(pp, p->rec);
+      break;
+    default:
+      break;
+  }
+}
+
+/* Pops the top frame and finishes its node. */
+static gl_pframe leave(gl_prov_pass *pp, size_t base) {
+  gl_pframe x = pp->stack.data[--pp->stack.len];
+  gl_pframe *p = pp->stack.len > base ? top(pp) : NULL;
+  if (x.rec == GL_MODEL__NONE) return x;
+  gl_prov__eval(pp, &x, p);
+  statement(pp, &x, p);
+  if (!p) return x;
+  gl_prov__child(pp, p, &x);
+  parent_leave(pp, p, &x);
+  return x;
+}
+
+/* ---- the walk ------------------------------------------------------------------------------- */
+
+/* After child x of the top frame: the loop body again (for: the body; while: its condition),
+ * when the body must be walked a second time; *i is where the walk goes on. */
+static bool again(gl_prov_pass *pp, const gl_pframe *x, uint32_t *i) {
+  gl_pframe *p = top(pp);
+  if ((p->kind != GL_K_FOR_STATEMENT && p->kind != GL_K_WHILE_STATEMENT) ||
+      x->field != pp->m->f.body || !body_again(pp, p))
+    return false;
+  uint32_t cond = p->kind == GL_K_WHILE_STATEMENT ? child_at(pp, p->rec, pp->m->f.condition)
+                                                 : GL_MODEL__NONE;
+  *i = cond != GL_MODEL__NONE ? cond : x->rec;
+  return true;
+}
+
+/* At the end of a comprehension's clauses: its body. */
+static bool comprehension_body(gl_prov_pass *pp, uint32_t *i) {
+  gl_pframe *p = top(pp);
+  if (!is_comprehension((gl_model__kind)p->kind) || (p->fl & PF_BODY_PHASE)) return false;
+  p->fl |= PF_BODY_PHASE;
+  uint32_t body = child_at(pp, p->rec, pp->m->f.body);
+  if (body == GL_MODEL__NONE) return false;
+  *i = body;
+  return true;
+}
+
+/* Walks the subtree of node root (entered first) in evaluation order. */
+static void walk(gl_prov_pass *pp, uint32_t root) {
+  size_t base = pp->stack.len;
+  push(pp, root);
+  uint32_t i = root + 1;
+  for (;;) {
+    while (i >= pp->end[top(pp)->rec]) {   /* the top node has no more children to enter */
+      if (comprehension_body(pp, &i)) break;
+      gl_pframe x = leave(pp, base);
+      if (pp->stack.len == base) return;
+      if (again(pp, &x, &i)) break;
+    }
+    if (!wanted(pp, top(pp), i)) {
+      i = pp->end[i];
+      continue;
+    }
+    push(pp, i);
+    i++;
+  }
+}
+
+/* ---- functions --------------------------------------------------------------------------- */
+
+static void bind_parameter(gl_prov_pass *pp, TSNode name, gl_pval v, uint32_t scope) {
+  gl_model__kind k = gl_model__kind_of(pp->m, name);
+  if (k == GL_K_LIST_SPLAT_PATTERN || k == GL_K_DICTIONARY_SPLAT_PATTERN) {
+    name = ts_node_named_child(name, 0);   /* *args, **kwargs: containers, never typed */
+    v = gl_pval_unknown();
+  }
+  if (gl_model__kind_of(pp->m, name) == GL_K_IDENTIFIER)
+    gl_prov__bind_node(pp, gl_model__index_of(pp->m, name), v, scope);
+}
+
+/* Parameters bind in the function's scope: annotated ones to the annotation's type and its
+ * provenance, all others to unknown. The parameters are children of the def's `parameters`
+ * node in the index. */
+static void bind_parameters(gl_prov_pass *pp, uint32_t params, uint32_t scope) {
+  const gl_model__fields *fd = &pp->m->f;
+  for (uint32_t j = params + 1; j < pp->end[params]; j = pp->end[j]) {
+    TSNode p = pp->m->nodes.data[j].node;
+    switch ((gl_model__kind)pp->m->nodes.data[j].kind) {
+      case GL_K_TYPED_PARAMETER:
+        bind_parameter(pp, ts_node_named_child(p, 0),
+                       gl_prov__annotation(pp, ts_node_child_by_field_id(p, fd->type)), scope);
+        break;
+      case GL_K_TYPED_DEFAULT_PARAMETER:
+        bind_parameter(pp, ts_node_child_by_field_id(p, fd->name),
+                       gl_prov__annotation(pp, ts_node_child_by_field_id(p, fd->type)), scope);
+        break;
+      case GL_K_DEFAULT_PARAMETER:
+        bind_parameter(pp, ts_node_child_by_field_id(p, fd->name), gl_pval_unknown(), scope);
+        break;
+      default:
+        bind_parameter(pp, p, gl_pval_unknown(), scope);
+        break;
+    }
+  }
+}
+
+static void walk_function(gl_prov_pass *pp, uint32_t def) {
+  const gl_model *m = pp->m;
+  uint32_t body = child_at(pp, def, m->f.body);
+  if (body == GL_MODEL__NONE) return;
+  uint32_t scope = m->nodes.data[body].scope;
+  pp->walk_owner = pp->owner[scope];
+  pp->loops.len = 0;
+  pp->pessimistic = 0;
+  uint32_t params = child_at(pp, def, m->f.parameters);
+  if (params != GL_MODEL__NONE) bind_parameters(pp, params, scope);
+  walk(pp, body);
+}
+
+void gl_model__prov(gl_model *m) {
+  if (!m->nodes.len) return;
+  gl_prov_pass pp;
+  memset(&pp, 0, sizeof(pp));
+  pp.m = m;
+  pp.lm = m->lm;
+  gl_prov__flow_init(&pp);
+  pp.end = m->ends;
+  pp.scratch = ts_tree_cursor_new(m->nodes.data[0].node);
+  pp.walk_owner = GL_MODEL__MODULE_SCOPE;
+  walk(&pp, 0);
+  for (size_t i = 0; i < pp.deferred.len; i++) walk_function(&pp, pp.deferred.data[i]);
+  ts_tree_cursor_delete(&pp.scratch);
+  gl_vec_free(&pp.stack);
+  gl_vec_free(&pp.deferred);
+  gl_vec_free(&pp.loops);
+  gl_prov__flow_free(&pp);
+}
