@@ -120,3 +120,18 @@ void gl_run_free(gl_run *run) {
   free(run->srcroot);
   run->srcroot = NULL;
 }
+
+gl_region gl_region_of(const gl_source *src, uint32_t start_byte, uint32_t end_byte) {
+  gl_pos a = gl_load_position(src, start_byte);
+  gl_pos b = gl_load_position(src, end_byte);
+  gl_region r = {0};
+  r.start_line = a.line;
+  r.start_col = a.col;
+  r.start_col_cp = a.col_cp;
+  r.end_line = b.line;
+  r.end_col = b.col;
+  r.end_col_cp = b.col_cp;
+  r.start_byte = start_byte;
+  r.end_byte = end_byte;
+  return r;
+}

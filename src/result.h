@@ -8,8 +8,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "rules/rules.h"
+#include "base/load.h"
 #include "base/vec.h"
+#include "rules/rules.h"
 
 typedef struct gl_region {
   uint32_t start_line, start_col;   /* 1-based; columns in UTF-16 code units */
@@ -17,6 +18,10 @@ typedef struct gl_region {
   uint32_t start_col_cp, end_col_cp;/* the same columns in code points (text output) */
   uint32_t start_byte, end_byte;
 } gl_region;
+
+/* The region of src's bytes [start_byte, end_byte): 1-based lines, UTF-16 and code-point columns
+ * from gl_load_position, end column exclusive. Query findings and checks both use it. */
+gl_region gl_region_of(const gl_source *src, uint32_t start_byte, uint32_t end_byte);
 
 struct gl_evidence;
 

@@ -13,7 +13,6 @@
 #include <string.h>
 
 #include "checks/accel_scan.h"
-#include "match/match.h"
 #include "notebook/notebook.h"
 #include "base/xalloc.h"
 #include "parse/parse.h"
@@ -197,9 +196,9 @@ static void report(const scan *s, const ev *en, const ev *imp) {
   gl_finding *f = gl_vec_grow(&ctx->out->findings);
   f->rule = ctx->rule;
   f->level = ctx->rule->level;
-  f->region = gl_match_region(src, en->start, en->end);
+  f->region = gl_region_of(src, en->start, en->end);
   f->message = gl_xstrdup(msg);
-  f->related[0] = gl_match_region(src, imp->start, imp->end);
+  f->related[0] = gl_region_of(src, imp->start, imp->end);
   f->related_msg[0] = gl_xstrdup(rel);
   f->nrelated = 1;
 }

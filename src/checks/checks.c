@@ -19,7 +19,6 @@
 #include "checks/precision.h"
 #include "checks/timer.h"
 #include "checks/vecio.h"
-#include "match/match.h"
 #include "notebook/notebook.h"
 
 /* Sorted by name. The last row is a sentinel so the table may be empty. */
@@ -80,7 +79,7 @@ static gl_finding *add_finding(const gl_check_ctx *ctx, TSNode node, const char 
   gl_finding *f = gl_vec_grow(&ctx->out->findings);
   f->rule = ctx->rule;
   f->level = ctx->rule->level;
-  f->region = gl_match_region(ctx->src, ts_node_start_byte(node), ts_node_end_byte(node));
+  f->region = gl_region_of(ctx->src, ts_node_start_byte(node), ts_node_end_byte(node));
   f->message = gl_xstrdup(message ? message : ctx->rule->message);
   return f;
 }
@@ -94,7 +93,7 @@ void gl_check_report_related(const gl_check_ctx *ctx, TSNode node, const char *m
   gl_finding *f = add_finding(ctx, node, message);
   for (size_t i = 0; i < n && f->nrelated < GL_FINDING_MAX_RELATED; i++) {
     if (ts_node_is_null(rel_node[i]) || !rel_msg[i]) continue;
-    f->related[f->nrelated] = gl_match_region(ctx->src, ts_node_start_byte(rel_node[i]),
+    f->related[f->nrelated] = gl_region_of(ctx->src, ts_node_start_byte(rel_node[i]),
                                               ts_node_end_byte(rel_node[i]));
     f->related_msg[f->nrelated++] = gl_xstrdup(rel_msg[i]);
   }

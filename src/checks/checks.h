@@ -37,7 +37,7 @@ const gl_check *gl_check_find(const char *name);
 size_t gl_check_count(void);
 
 /* Appends a finding of ctx->rule at node: level = rule->level, region from the node's bytes
- * (gl_match_region), message = a copy of message, or of rule->message when message is NULL. */
+ * (gl_region_of), message = a copy of message, or of rule->message when message is NULL. */
 void gl_check_report(const gl_check_ctx *ctx, TSNode node, const char *message);
 
 /* As gl_check_report, and attaches up to GL_FINDING_MAX_RELATED related locations: the region

@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "checks/timer_scan.h"
-#include "match/match.h"
 #include "notebook/notebook.h"
 #include "base/xalloc.h"
 
@@ -41,9 +40,9 @@ static void report(const gl_check_ctx *ctx, const gl_tscan *s, const gl_nb_magic
   gl_finding *f = gl_vec_grow(&ctx->out->findings);
   f->rule = ctx->rule;
   f->level = ctx->rule->level;
-  f->region = gl_match_region(src, m->start, m->end);
+  f->region = gl_region_of(src, m->start, m->end);
   f->message = gl_xstrdup(msg);
-  f->related[0] = gl_match_region(src, a, b);
+  f->related[0] = gl_region_of(src, a, b);
   f->related_msg[0] = gl_xstrdup("the last GPU work it times, not synchronized");
   f->nrelated = 1;
 }

@@ -69,8 +69,4 @@ void gl_match_ctx_free(gl_match_ctx *ctx);
 void gl_match_run(gl_match_ctx *ctx, const gl_source *src, const TSTree *tree,
                   const gl_model *model, gl_file_result *out);
 
-/* The region of src's bytes [start_byte, end_byte): 1-based lines, UTF-16 and code-point columns
- * from gl_load_position, end column exclusive. Query findings and checks both use it. */
-gl_region gl_match_region(const gl_source *src, uint32_t start_byte, uint32_t end_byte);
-
 #endif

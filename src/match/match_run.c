@@ -84,21 +84,6 @@ void gl_match_ctx_free(gl_match_ctx *ctx) {
   free(ctx);
 }
 
-gl_region gl_match_region(const gl_source *src, uint32_t start_byte, uint32_t end_byte) {
-  gl_pos a = gl_load_position(src, start_byte);
-  gl_pos b = gl_load_position(src, end_byte);
-  gl_region r = {0};
-  r.start_line = a.line;
-  r.start_col = a.col;
-  r.start_col_cp = a.col_cp;
-  r.end_line = b.line;
-  r.end_col = b.col;
-  r.end_col_cp = b.col_cp;
-  r.start_byte = start_byte;
-  r.end_byte = end_byte;
-  return r;
-}
-
 /* ---- dedupe: an open-addressing set of (rule, start, end), emptied per file by gen ---------- */
 
 static size_t seen_hash(const gl_rule *rule, uint32_t start, uint32_t end) {
@@ -185,7 +170,7 @@ static void on_match(gl_match_ctx *ctx, const TSQueryMatch *qm, gl_file_result *
   gl_finding *f = gl_vec_grow(&out->findings);
   f->rule = mr->rule;
   f->level = mr->rule->level;
-  f->region = gl_match_region(ctx->env.src, start, end);
+  f->region = gl_region_of(ctx->env.src, start, end);
   f->message = gl_msg_fill(&mr->msg, qm, ctx->env.src, ctx->env.model);
 }
 

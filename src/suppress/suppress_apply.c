@@ -10,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match/match.h"
 #include "base/vec.h"
 #include "base/xalloc.h"
 
@@ -147,7 +146,7 @@ static void report_unused(const gl_source *src, const directive_vec *dirs, const
     memset(f, 0, sizeof(*f));
     f->rule = self;
     f->level = self->level;
-    f->region = gl_match_region(src, d->start_byte, d->end_byte);
+    f->region = gl_region_of(src, d->start_byte, d->end_byte);
     f->message = gl_xstrdup(msg);
     f->suppressed = names_code(d, self->id) || file_suppresses(fq, self->id);
   }
