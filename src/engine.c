@@ -19,7 +19,6 @@
 #include "model/model.h"
 #include "notebook/notebook.h"
 #include "parse/parse.h"
-#include "parse/parse_arena.h"
 #include "prefilter.h"
 #include "report/report.h"
 #include "suppress/suppress.h"
@@ -212,7 +211,7 @@ static void *worker_main(void *arg) {
     if (i >= sh->nfiles) break;
     lint_path(w, &sh->files[i], &sh->results[i]);
   }
-  gl_arena_release_thread(); /* this thread's parse arena: it is thread-local */
+  gl_parse_thread_done(); /* this thread's parse arena: it is thread-local */
   return NULL;
 }
 

@@ -647,7 +647,8 @@ static int run_command(gl_cli *cli, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
-  gl_xalloc_install_library_hooks();
+  gl_parse_install_hooks();
+  gl_xalloc_install_cjson_hooks();
   gl_cli cli;
   gl_diag err = {0};
   int status;

@@ -1,5 +1,5 @@
-/* xalloc.c: allocation that never returns NULL, and the hooks that route tree-sitter's and
- * cJSON's allocations through it.
+/* xalloc.c: allocation that never returns NULL, and the hook that routes cJSON's allocations
+ * through it.
  * Owns: the out-of-memory policy: one line on stderr, exit status 2 (an incomplete run).
  * Not: any other printing. Threads: stateless, safe from any thread. */
 #include "base/xalloc.h"
@@ -11,7 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "parse/parse_arena.h"
 
 static void out_of_memory(size_t size) {
   /* write(2) rather than stdio: stdio may itself need memory. */
@@ -66,8 +65,7 @@ char *gl_xasprintf(const char *fmt, ...) {
 
 static void *cjson_malloc(size_t size) { return gl_xmalloc(size); }
 
-void gl_xalloc_install_library_hooks(void) {
-  gl_arena_install(); /* tree-sitter: the heap through the functions above, or a parse arena */
+void gl_xalloc_install_cjson_hooks(void) {
   cJSON_Hooks hooks = {cjson_malloc, free};
   cJSON_InitHooks(&hooks);
 }

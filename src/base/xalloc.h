@@ -1,7 +1,7 @@
 /* xalloc.h: the one allocation interface of gpulint.
  * Owns: gl_xmalloc and friends, which never return NULL: on out-of-memory they print one line and
  *       exit 2 (the run is incomplete, never "findings"), as tree-sitter's and sds's allocators do.
- * Not: containers (vec.h), the parse arena (parse_arena.h).
+ * Not: containers (vec.h), the parse arena (parse/parse_arena.h).
  * Threads: safe from any thread; gl_xalloc_set_hooks is called once by main before threads start. */
 #ifndef GL_XALLOC_H
 #define GL_XALLOC_H
@@ -18,9 +18,8 @@ char *gl_xstrndup(const char *s, size_t len);
 /* printf-style, returns a heap string the caller frees. */
 char *gl_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Routes cJSON through the functions above, and tree-sitter through parse_arena.c's hooks: a
- * parse arena while gl_parse_scratch parses, these functions otherwise (called once, before
- * threads). */
-void gl_xalloc_install_library_hooks(void);
+/* Routes cJSON's allocations through the functions above (called once, before threads; main
+ * also routes tree-sitter's, with gl_parse_install_hooks). */
+void gl_xalloc_install_cjson_hooks(void);
 
 #endif

@@ -81,6 +81,14 @@ TSNode gl_parse_child(TSNode n, const char *field, uint32_t len) {
   return ts_node_child_by_field_id(n, e->id);
 }
 
+void gl_parse_install_hooks(void) {
+  gl_arena_install();
+}
+
+void gl_parse_thread_done(void) {
+  gl_arena_release_thread();
+}
+
 gl_parser *gl_parse_new(uint32_t timeout_ms, uint32_t max_depth) {
   gl_parser *p = gl_xcalloc(1, sizeof(*p));
   p->ts = ts_parser_new();

@@ -89,6 +89,13 @@ static inline bool gl_parse_opens_scope(TSNode n) {
 
 /* timeout_ms: 0 = no limit; max_depth: 0 = GL_PARSE_DEFAULT_MAX_DEPTH. gl_parse_free(NULL) does
  * nothing. */
+/* Makes tree-sitter allocate through the parse arena's hooks (parse_arena.h): an arena while
+ * gl_parse_scratch parses, the gl_x* heap functions otherwise. Call once, before threads start. */
+void gl_parse_install_hooks(void);
+
+/* Gives back what this thread's parse arena keeps between files (a worker that ends). */
+void gl_parse_thread_done(void);
+
 gl_parser *gl_parse_new(uint32_t timeout_ms, uint32_t max_depth);
 void gl_parse_free(gl_parser *p);
 

@@ -216,7 +216,8 @@ static int setup_suite(suite *s) {
 }
 
 int main(int argc, char **argv) {
-  gl_xalloc_install_library_hooks();
+  gl_parse_install_hooks();
+  gl_xalloc_install_cjson_hooks();
   if (argc < 2 || (strcmp(argv[1], "fixtures") == 0 && argc < 3)) {
     fprintf(stderr, "usage: test_rule_docs docs | fixtures DIR\n");
     return 2;

@@ -165,7 +165,8 @@ static void test_opportunity_once_per_file(void **state) {
 }
 
 int main(void) {
-  gl_xalloc_install_library_hooks();
+  gl_parse_install_hooks();
+  gl_xalloc_install_cjson_hooks();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_magic_after_pandas_import),
       cmocka_unit_test(test_magic_first_is_clean),

@@ -98,7 +98,8 @@ static void test_depth_guard(void **state) {
 }
 
 int main(void) {
-  gl_xalloc_install_library_hooks();
+  gl_parse_install_hooks();
+  gl_xalloc_install_cjson_hooks();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_finding_has_frame_and_hash),
       cmocka_unit_test(test_noqa_and_skip_file),

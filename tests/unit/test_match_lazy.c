@@ -262,7 +262,8 @@ static void test_engine_lazy_equals_eager(void **state) {
 }
 
 int main(void) {
-  gl_xalloc_install_library_hooks();
+  gl_parse_install_hooks();
+  gl_xalloc_install_cjson_hooks();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_compiles_on_first_run),
       cmocka_unit_test(test_errors_same_as_eager),

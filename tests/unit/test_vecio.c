@@ -182,7 +182,8 @@ static void test_recall_and_metric(void **state) {
 }
 
 int main(void) {
-  gl_xalloc_install_library_hooks();
+  gl_parse_install_hooks();
+  gl_xalloc_install_cjson_hooks();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_fromfile_through_name),
       cmocka_unit_test(test_fromfile_edges),
