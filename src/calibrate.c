@@ -3,6 +3,7 @@
  *       bound metrics that the evidence lacks. Not: loading, printing, output formats.
  * Threads: main thread, after the workers joined; keeps no state between calls. */
 #include "calibrate.h"
+#include "base/strbuf.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -102,15 +103,6 @@ void gl_calib_time(double us, char buf[GL_CALIB_NUM_MAX]) {
 
 /* ---- cost text ------------------------------------------------------------------------------ */
 
-typedef gl_vec(char) strbuf;
-
-static void add(strbuf *b, const char *s, size_t n) {
-  gl_vec_reserve(b, n + 1);
-  memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = '\0';
-}
-
 /* Length of the placeholder at p ('{', bytes other than braces and blanks, '}'), else 0. */
 static size_t placeholder_len(const char *p) {
   size_t n = strcspn(p + 1, "{} \t\n");
@@ -120,13 +112,13 @@ static size_t placeholder_len(const char *p) {
 static bool uses_total(const gl_evidence_binding *b) { return strstr(b->cost, "{total}") != NULL; }
 
 char *gl_calib_cost(const gl_evidence_binding *b, const gl_metric *m, const char *device) {
-  strbuf out = {0};
-  add(&out, "", 0);
+  gl_strbuf out = {0};
+  gl_strbuf_add(&out, "", 0);
   for (const char *p = b->cost; *p;) {
     size_t n = *p == '{' ? placeholder_len(p) : 0;
     if (!n) {
       size_t run = strcspn(p + 1, "{") + 1;
-      add(&out, p, run);
+      gl_strbuf_add(&out, p, run);
       p += run;
       continue;
     }
@@ -137,8 +129,8 @@ char *gl_calib_cost(const gl_evidence_binding *b, const gl_metric *m, const char
     else if (strncmp(p, "{total}", n) == 0)
       gl_calib_time(m->median * (double)b->repeat * (m->unit == GL_UNIT_MS ? 1e3 : 1), fig);
     else text = NULL; /* the loader rejects other placeholders; keep the text as written */
-    if (text) add(&out, text, strlen(text));
-    else add(&out, p, n);
+    if (text) gl_strbuf_add(&out, text, strlen(text));
+    else gl_strbuf_add(&out, p, n);
     p += n;
   }
   return out.data;
@@ -183,14 +175,14 @@ static void collect_warnings(const gl_ruleset *set, const gl_evidence *ev, gl_ca
     for (size_t k = 0; k < seen.len && !done; k++) done = strcmp(seen.data[k]->evidence->metric, r->evidence->metric) == 0;
     if (done) continue;
     gl_vec_push(&seen, r);
-    strbuf ids = {0};
+    gl_strbuf ids = {0};
     size_t nids = 0;
     for (size_t j = i; j < set->rules.len; j++) {
       const gl_rule *o = set->rules.data[j];
       if (!o->enabled || !o->evidence || strcmp(o->evidence->metric, r->evidence->metric) != 0) continue;
       if (usable_metric(ev, o->evidence)) continue;
-      if (nids++) add(&ids, ", ", 2);
-      add(&ids, o->id, strlen(o->id));
+      if (nids++) gl_strbuf_add(&ids, ", ", 2);
+      gl_strbuf_add(&ids, o->id, strlen(o->id));
     }
     const gl_metric *m = gl_evidence_metric(ev, r->evidence->metric);
     const char *keeps = nids > 1 ? "keep their" : "keeps its";

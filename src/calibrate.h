@@ -10,10 +10,10 @@
 #define GL_CALIBRATE_H
 
 #include <stddef.h>
+#include "base/vec.h"
 #include "evidence.h"
 #include "result.h"
 #include "rules/rules.h"
-#include "base/vec.h"
 
 /* Room for any formatted figure with its unit: numbers of 1e-30..1e30 are written out in full,
  * others (never measured) as "1.23e+45". */

@@ -6,8 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ci/ci.h"
 #include "report/report.h"
-#include "ci/shard.h"
 
 #define GL_DEFAULT_MAX_FILE_BYTES (4u << 20)
 #define GL_DEFAULT_PARSE_TIMEOUT_MS 5000

@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/diag.h"
-#include "rules/rules.h"
 #include "base/vec.h"
+#include "rules/rules.h"
 
 typedef enum gl_cmd {
   GL_CMD_CHECK, GL_CMD_RULE, GL_CMD_RULES, GL_CMD_HELP, GL_CMD_VERSION,

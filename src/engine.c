@@ -14,8 +14,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "cache/cache.h"
 #include "base/load.h"
+#include "base/location.h"
+#include "cache/cache.h"
 #include "model/model.h"
 #include "notebook/notebook.h"
 #include "parse/parse.h"
@@ -81,7 +82,7 @@ static void add_frames_and_hashes(const gl_source *src, gl_file_result *out) {
   if (!out->findings.len) return;
   size_t nhashes = 0;
   /* GitHub's upload action hashes the file as Node decodes it: a BOM stays a character. */
-  char **hashes = gl_report_line_hashes(src->bytes, src->len, &nhashes);
+  char **hashes = gl_loc_line_hashes(src->bytes, src->len, &nhashes);
   for (size_t i = 0; i < out->findings.len; i++) {
     gl_finding *f = &out->findings.data[i];
     f->snippet = snippet_of(src, &f->region);

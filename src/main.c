@@ -12,22 +12,21 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "suppress/addnoqa.h"
-#include "ci/baseline.h"
+#include "base/load.h"
+#include "base/output.h"
+#include "base/utf8.h"
 #include "cache/cache.h"
 #include "calibrate.h"
+#include "ci/ci.h"
 #include "cli.h"
 #include "config/config.h"
 #include "engine.h"
 #include "evidence.h"
-#include "base/load.h"
 #include "match/match.h"
 #include "parse/parse.h"
-#include "base/output.h"
 #include "report/report.h"
 #include "rules/rules.h"
-#include "ci/sarif_merge.h"
-#include "ci/shard.h"
+#include "suppress/suppress.h"
 #include "walk.h"
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_ERROR = 2 };
@@ -167,7 +166,7 @@ static void print_error(const char *msg) { fprintf(stderr, "gpulint: error: %s\n
 static void print_diag(const gl_diag *d) {
   char buf[2048];
   gl_diag_format(d, buf, sizeof(buf));
-  char *safe = gl_report_safe_text(buf, strlen(buf));
+  char *safe = gl_utf8_safe_text(buf, strlen(buf));
   print_error(safe);
   free(safe);
 }
@@ -196,7 +195,7 @@ static void calibrate(gl_run *run, const gl_evidence *ev, bool quiet) {
   gl_calib_warnings warnings = {0};
   gl_calib_run(run, ev, &warnings);
   for (size_t i = 0; !quiet && i < warnings.len; i++) {
-    char *safe = gl_report_safe_text(warnings.data[i], strlen(warnings.data[i]));
+    char *safe = gl_utf8_safe_text(warnings.data[i], strlen(warnings.data[i]));
     fprintf(stderr, "gpulint: warning: %s\n", safe);
     free(safe);
   }
@@ -321,8 +320,8 @@ static void print_notifications(const gl_run *run) {
     const gl_file_result *f = &run->files.data[i];
     for (size_t j = 0; j < f->notes.len; j++) {
       const gl_notification *n = &f->notes.data[j];
-      char *path = gl_report_safe_text(f->path, strlen(f->path));
-      char *msg = gl_report_safe_text(n->message, strlen(n->message));
+      char *path = gl_utf8_safe_text(f->path, strlen(f->path));
+      char *msg = gl_utf8_safe_text(n->message, strlen(n->message));
       if (n->line)
         fprintf(stderr, "%s:%u:%u: %s\n", path, n->line, n->col, msg);
       else
@@ -412,7 +411,7 @@ static gl_hash128 run_key(const gl_cli *cli, const gl_ruleset *set, const gl_eng
 }
 
 static void warn_cache(const gl_diag *d) {
-  char *safe = gl_report_safe_text(d->msg, strlen(d->msg));
+  char *safe = gl_utf8_safe_text(d->msg, strlen(d->msg));
   fprintf(stderr, "gpulint: warning: %s; results are not cached\n", safe);
   free(safe);
 }
@@ -442,7 +441,7 @@ static int cmd_clean(const gl_cli *cli, const gl_config *cfg) {
   bool existed = false;
   gl_diag err = {0};
   int rc = gl_cache_clean(dir, &removed, &existed, &err);
-  char *safe = gl_report_safe_text(dir, strlen(dir));
+  char *safe = gl_utf8_safe_text(dir, strlen(dir));
   free(dir);
   if (rc == 0 && existed)
     printf("Removed the cache at %s (%zu file%s)\n", safe, removed, removed == 1 ? "" : "s");
@@ -653,7 +652,7 @@ int main(int argc, char **argv) {
   gl_diag err = {0};
   int status;
   if (gl_cli_parse(&cli, argc, argv, &err) != 0) {
-    char *safe = gl_report_safe_text(err.msg, strlen(err.msg)); /* it may quote an argument */
+    char *safe = gl_utf8_safe_text(err.msg, strlen(err.msg)); /* it may quote an argument */
     print_error(safe);
     free(safe);
     status = EXIT_ERROR;

@@ -93,7 +93,7 @@ typedef struct gl_run {
   double elapsed_s;
   char *srcroot;                       /* owned absolute directory for %SRCROOT%, ends without '/' */
   const struct gl_evidence *evidence;  /* borrowed (outlives the run); NULL without --evidence */
-  const struct gl_baseline *baseline; /* borrowed; NULL without --baseline (baseline.h): its
+  const struct gl_baseline *baseline; /* borrowed; NULL without --baseline (ci/ci.h): its
                                         unmatched results are SARIF's "absent" ones */
 } gl_run;
 

@@ -5,6 +5,7 @@
  * Not: choosing files (walk.c), parsing (parse.c), printing.
  * Threads: stateless; a gl_source belongs to one worker. */
 #include "base/load.h"
+#include "base/utf8.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -201,32 +202,6 @@ void gl_source_free(gl_source *src) {
 
 /* ---- positions ----------------------------------------------------------------------------- */
 
-static bool is_cont(unsigned char c) { return (c & 0xC0) == 0x80; }
-
-/* Length of the valid UTF-8 sequence at p (p < end), or 1 for an invalid byte. *units receives
- * its UTF-16 length (2 for a 4-byte sequence, else 1). */
-static size_t utf8_seq(const unsigned char *p, const unsigned char *end, uint32_t *units) {
-  unsigned char c = p[0];
-  size_t avail = (size_t)(end - p);
-  *units = 1;
-  if (c < 0x80) return 1;
-  if (c >= 0xC2 && c <= 0xDF) return (avail >= 2 && is_cont(p[1])) ? 2 : 1;
-  if (c >= 0xE0 && c <= 0xEF) {
-    if (avail < 3 || !is_cont(p[1]) || !is_cont(p[2])) return 1;
-    if (c == 0xE0 && p[1] < 0xA0) return 1; /* overlong */
-    if (c == 0xED && p[1] > 0x9F) return 1; /* UTF-16 surrogate */
-    return 3;
-  }
-  if (c >= 0xF0 && c <= 0xF4) {
-    if (avail < 4 || !is_cont(p[1]) || !is_cont(p[2]) || !is_cont(p[3])) return 1;
-    if (c == 0xF0 && p[1] < 0x90) return 1; /* overlong */
-    if (c == 0xF4 && p[1] > 0x8F) return 1; /* above U+10FFFF */
-    *units = 2;
-    return 4;
-  }
-  return 1; /* continuation byte, C0, C1, F5..FF */
-}
-
 /* Index (0-based) of the line holding offset: the last line start <= offset. */
 static uint32_t line_index(const gl_source *src, size_t offset) {
   uint32_t lo = 0;
@@ -248,17 +223,15 @@ gl_pos gl_load_position(const gl_source *src, size_t offset) {
   uint32_t li = line_index(src, offset);
   size_t start = src->line_starts[li];
   if (li == 0 && src->bom_len) start = offset < src->bom_len ? offset : src->bom_len;
-  const unsigned char *p = (const unsigned char *)src->bytes + start;
-  const unsigned char *stop = (const unsigned char *)src->bytes + offset;
-  const unsigned char *end = (const unsigned char *)src->bytes + src->len;
   pos.line = li + 1;
-  while (p < stop) {
-    uint32_t units;
-    size_t n = utf8_seq(p, end, &units);
-    if (p + n > stop) break; /* offset inside a sequence: count up to its start */
-    pos.col += units;
+  for (size_t i = start; i < offset;) {
+    uint32_t cp;
+    bool invalid;
+    size_t n = gl_utf8_next(src->bytes, src->len, i, false, &cp, &invalid);
+    if (i + n > offset) break; /* offset inside a sequence: count up to its start */
+    pos.col += gl_utf8_units(cp, invalid);
     pos.col_cp += 1;
-    p += n;
+    i += n;
   }
   return pos;
 }

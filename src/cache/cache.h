@@ -21,9 +21,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/diag.h"
+#include "base/vec.h"
 #include "result.h"
 #include "rules/rules.h"
-#include "base/vec.h"
 
 #define GL_CACHE_DIRNAME ".gpulint_cache"
 #define GL_CACHE_KEEP_RUNS 4         /* run-key directories kept; older ones are pruned */

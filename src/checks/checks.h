@@ -1,8 +1,9 @@
 /* checks.h: the table of built-in flow checks, the C functions a rule names with "check" when a
  * query cannot express its logic (timers, accelerator order).
- * Owns: checks[] ({name, function}, looked up by name), the gl_check_ctx a check receives, and
- *       gl_check_report / gl_check_report_related, the one way a check adds a finding (same
- *       region and level rules as a query finding; related locations for SARIF).
+ * Owns: checks[] ({name, function}, looked up by name; the list is checks.def), the gl_check_ctx
+ *       a check receives, and gl_check_report / gl_check_report_related / gl_check_report_bytes,
+ *       the one way a check adds a finding (same region and level rules as a query finding;
+ *       related locations for SARIF).
  * Not: selecting rules, deduplicating (match.c does it after each check), printing.
  * Threads: the table is static and read-only; a gl_check_ctx belongs to one worker and one file. */
 #ifndef GL_CHECKS_H
@@ -27,7 +28,8 @@ typedef void (*gl_check_fn)(const gl_check_ctx *ctx);
 
 typedef struct gl_check {
   const char *name;        /* kebab-case, as written in a rule's "check" field */
-  gl_check_fn fn;
+  gl_check_fn fn;          /* NULL for a check another stage reports (unused-noqa: suppress):
+                              the caller resolves the name and runs nothing */
 } gl_check;
 
 /* The check called name, or NULL when there is none (a load error for the caller). */
@@ -45,6 +47,13 @@ void gl_check_report(const gl_check_ctx *ctx, TSNode node, const char *message);
  * skipped; entries past the limit are dropped). */
 void gl_check_report_related(const gl_check_ctx *ctx, TSNode node, const char *message,
                              const TSNode rel_node[], const char *const rel_msg[], size_t n);
+
+/* As gl_check_report_related with one related location, for places that are bytes rather than
+ * nodes (a notebook magic, which the parser never saw): the finding spans [start, end), the
+ * related location [rel_start, rel_end) with a copy of rel_msg. */
+void gl_check_report_bytes(const gl_check_ctx *ctx, uint32_t start, uint32_t end,
+                           const char *message, uint32_t rel_start, uint32_t rel_end,
+                           const char *rel_msg);
 
 /* Writes where byte sits as a reader of the source sees it: "line 12", or in a notebook's virtual
  * source "cell 3, line 2" (messages that name another line of the file). */

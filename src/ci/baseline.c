@@ -1,11 +1,12 @@
 /* baseline.c: reading an earlier gpulint SARIF log and matching a run against it (see
- * baseline.h).
+ * ci.h).
  * Owns: the shape checks of the log after it read and parsed (jsondoc.c), in the order a
  *       reader needs them (SARIF 2.1.0, one run, tool gpulint, results), each error placed at
  *       file:line:col of the item; the match key and the multiset merge. The cJSON tree never leaves gl_baseline_parse.
  * Not: writing baselineState (src/report/sarif.c), choosing what text formats show.
  * Threads: main thread only. */
-#include "ci/baseline.h"
+#include "ci/ci.h"
+#include "ci/ci_int.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>
@@ -15,46 +16,16 @@
 
 #include "base/jsondoc.h"
 #include "base/load.h"
-#include "report/report.h"
+#include "base/location.h"
+#include "base/utf8.h"
 
 /* ---- the document and positions ------------------------------------------------------------ */
 
 typedef gl_jsondoc doc;
 
-
-static const cJSON *get(const cJSON *o, const char *key) {
-  return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-}
-
-/* runs[0], after checking the log is SARIF 2.1.0 with one run written by gpulint. */
-static const cJSON *the_run(doc *d) {
-  const cJSON *version = get(d->root, "version"), *runs = get(d->root, "runs");
-  if (!cJSON_IsString(version) || strcmp(version->valuestring, "2.1.0") != 0) {
-    gl_jsondoc_fail_item(d, version, "not a SARIF 2.1.0 log");
-    return NULL;
-  }
-  if (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) != 1) {
-    gl_jsondoc_fail_item(d, runs ? runs : d->root, "a gpulint SARIF log has exactly one run");
-    return NULL;
-  }
-  const cJSON *run = runs->child;
-  const cJSON *name = get(get(get(run, "tool"), "driver"), "name");
-  if (!cJSON_IsString(name)) {
-    gl_jsondoc_fail_item(d, run, "not a gpulint SARIF log: runs[0].tool.driver.name is missing");
-    return NULL;
-  }
-  if (strcmp(name->valuestring, "gpulint") != 0) {
-    char *shown = gl_report_safe_text(name->valuestring, strlen(name->valuestring));
-    gl_jsondoc_fail_item(d, name, "not a gpulint SARIF log: the tool is '%.100s'", shown);
-    free(shown);
-    return NULL;
-  }
-  return run;
-}
-
 /* An optional string member: NULL when missing, an error when present but not a string. */
 static const char *opt_string(doc *d, const cJSON *o, const char *key, size_t n) {
-  const cJSON *v = get(o, key);
+  const cJSON *v = gl_ci__get(o, key);
   if (!v) return NULL;
   if (cJSON_IsString(v)) return v->valuestring;
   gl_jsondoc_fail_item(d, v, "result %zu: '%s' must be a string", n, key);
@@ -63,7 +34,7 @@ static const char *opt_string(doc *d, const cJSON *o, const char *key, size_t n)
 
 /* An optional region member: 0 when missing; a positive integer below 2^32 or an error. */
 static uint32_t opt_line(doc *d, const cJSON *region, const char *key, size_t n) {
-  const cJSON *v = get(region, key);
+  const cJSON *v = gl_ci__get(region, key);
   if (!v) return 0;
   double x = cJSON_IsNumber(v) ? v->valuedouble : NAN;
   if (isfinite(x) && floor(x) == x && x >= 1 && x <= (double)UINT32_MAX) return (uint32_t)x;
@@ -77,17 +48,17 @@ static bool valid_level(const char *s) {
 
 /* Copies one result (n counts from 1) into r; false on a shape error. */
 static bool read_result(doc *d, const cJSON *o, size_t n, gl_baseline_result *r) {
-  const cJSON *locs = get(o, "locations");
-  const cJSON *phys = get(cJSON_IsArray(locs) ? locs->child : NULL, "physicalLocation");
-  const cJSON *art = get(phys, "artifactLocation"), *region = get(phys, "region");
+  const cJSON *locs = gl_ci__get(o, "locations");
+  const cJSON *phys = gl_ci__get(cJSON_IsArray(locs) ? locs->child : NULL, "physicalLocation");
+  const cJSON *art = gl_ci__get(phys, "artifactLocation"), *region = gl_ci__get(phys, "region");
   const char *rule = opt_string(d, o, "ruleId", n), *uri = opt_string(d, art, "uri", n);
   if (!d->failed && !rule) gl_jsondoc_fail_item(d, o, "result %zu has no ruleId", n);
   if (!d->failed && !uri) gl_jsondoc_fail_item(d, o, "result %zu has no locations[0].physicalLocation.artifactLocation.uri", n);
   const char *base = opt_string(d, art, "uriBaseId", n);
-  const char *hash = opt_string(d, get(o, "partialFingerprints"), "primaryLocationLineHash", n);
-  const char *msg = opt_string(d, get(o, "message"), "text", n);
+  const char *hash = opt_string(d, gl_ci__get(o, "partialFingerprints"), "primaryLocationLineHash", n);
+  const char *msg = opt_string(d, gl_ci__get(o, "message"), "text", n);
   const char *level = opt_string(d, o, "level", n);
-  if (!d->failed && level && !valid_level(level)) gl_jsondoc_fail_item(d, get(o, "level"), "result %zu: unknown level", n);
+  if (!d->failed && level && !valid_level(level)) gl_jsondoc_fail_item(d, gl_ci__get(o, "level"), "result %zu: unknown level", n);
   r->region.start_line = opt_line(d, region, "startLine", n);
   r->region.start_col = opt_line(d, region, "startColumn", n);
   r->region.end_line = opt_line(d, region, "endLine", n);
@@ -99,13 +70,13 @@ static bool read_result(doc *d, const cJSON *o, size_t n, gl_baseline_result *r)
   r->line_hash = hash ? gl_xstrdup(hash) : NULL;
   r->message = gl_xstrdup(msg ? msg : "");
   r->level = gl_xstrdup(level ? level : "warning");
-  const cJSON *sup = get(o, "suppressions");
+  const cJSON *sup = gl_ci__get(o, "suppressions");
   r->suppressed = cJSON_IsArray(sup) && cJSON_GetArraySize(sup) > 0;
   return true;
 }
 
 static void read_results(doc *d, const cJSON *run, gl_baseline *b) {
-  const cJSON *results = get(run, "results");
+  const cJSON *results = gl_ci__get(run, "results");
   if (!cJSON_IsArray(results)) {
     gl_jsondoc_fail_item(d, results ? results : run, "runs[0].results must be an array");
     return;
@@ -118,7 +89,7 @@ static void read_results(doc *d, const cJSON *run, gl_baseline *b) {
       return;
     }
     /* results the old log already called absent were gone then; they are not findings */
-    const cJSON *state = get(o, "baselineState");
+    const cJSON *state = gl_ci__get(o, "baselineState");
     if (cJSON_IsString(state) && strcmp(state->valuestring, "absent") == 0) continue;
     gl_baseline_result r;
     memset(&r, 0, sizeof r);
@@ -132,7 +103,7 @@ static gl_baseline *load(const char *path, const char *bytes, size_t len, gl_dia
   gl_baseline *b = gl_xcalloc(1, sizeof *b);
   b->path = gl_xstrdup(path);
   if (gl_jsondoc_open(&d, path, bytes, len, GL_BASELINE_MAX_BYTES, "baseline", err)) {
-    const cJSON *run = the_run(&d);
+    const cJSON *run = gl_ci__sarif_run(&d);
     if (run) read_results(&d, run, b);
   }
   bool failed = d.failed;
@@ -190,7 +161,7 @@ static void current_entries(gl_run *run, entry_list *out, uri_list *uris) {
     gl_file_result *f = &run->files.data[i];
     if (!f->findings.len) continue;
     bool relative;
-    char *uri = gl_report_uri(f->path, root, &relative);
+    char *uri = gl_loc_uri(f->path, root, &relative);
     gl_vec_push(uris, uri);
     for (size_t j = 0; j < f->findings.len; j++) {
       gl_finding *x = &f->findings.data[j];

@@ -1,19 +1,20 @@
-/* sarif_merge.c: `gpulint merge`, the shards' SARIF logs as one run (see sarif_merge.h).
+/* sarif_merge.c: `gpulint merge`, the shards' SARIF logs as one run (see ci.h).
  * Owns: the shape checks a merge needs (placed at file:line:col through jsondoc.h), the rule
  *       order merge, the file order of results and notifications, and the limit notification.
  *       The merged tree starts as a copy of the first log, so members keep the writer's order.
  * Not: the SARIF writer (src/report/sarif.c; its limit text is repeated here word for word),
  *      writing files (main.c). Threads: main thread; every cJSON tree dies in gl_sarif_merge. */
-#include "ci/sarif_merge.h"
+#include "ci/ci.h"
+#include "ci/ci_int.h"
 
 #include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ci/baseline.h"
 #include "base/jsondoc.h"
-#include "report/report.h"
+#include "base/location.h"
+#include "base/utf8.h"
 #include "base/vec.h"
 #include "base/xalloc.h"
 
@@ -40,52 +41,32 @@ typedef struct merge_ctx {
 /* ---- reading -------------------------------------------------------------------------------- */
 
 
-static cJSON *get(const cJSON *o, const char *key) {
-  return cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
-}
-
 static const char *str(const cJSON *o, const char *key) {
-  const cJSON *v = get(o, key);
+  const cJSON *v = gl_ci__get(o, key);
   return cJSON_IsString(v) ? v->valuestring : NULL;
 }
 
-static cJSON *run_of(const doc *d) { return get(d->root, "runs")->child; }
+static cJSON *run_of(const doc *d) { return gl_ci__get(d->root, "runs")->child; }
 
-static cJSON *driver_of(const doc *d) { return get(get(run_of(d), "tool"), "driver"); }
+static cJSON *driver_of(const doc *d) { return gl_ci__get(gl_ci__get(run_of(d), "tool"), "driver"); }
 
 /* Checks d is a SARIF 2.1.0 log of one gpulint run with rules and results arrays. */
 static bool check_shape(doc *d) {
-  const cJSON *version = get(d->root, "version"), *runs = get(d->root, "runs");
-  if (!cJSON_IsString(version) || strcmp(version->valuestring, "2.1.0") != 0) {
-    gl_jsondoc_fail_item(d, version, "not a SARIF 2.1.0 log");
-    return false;
-  }
-  if (!cJSON_IsArray(runs) || cJSON_GetArraySize(runs) != 1) {
-    gl_jsondoc_fail_item(d, runs ? runs : d->root, "a gpulint SARIF log has exactly one run");
-    return false;
-  }
-  const cJSON *driver = driver_of(d), *name = get(driver, "name");
-  if (!cJSON_IsString(name) || strcmp(name->valuestring, "gpulint") != 0) {
-    char *shown = name && cJSON_IsString(name)
-                      ? gl_report_safe_text(name->valuestring, strlen(name->valuestring))
-                      : gl_xstrdup("(none)");
-    gl_jsondoc_fail_item(d, name ? name : runs->child, "not a gpulint SARIF log: the tool is '%.100s'",
-                         shown);
-    free(shown);
-    return false;
-  }
+  const cJSON *run = gl_ci__sarif_run(d);
+  if (!run) return false;
+  const cJSON *driver = driver_of(d);
   if (!str(driver, "version"))
     gl_jsondoc_fail_item(d, driver, "runs[0].tool.driver.version must be a string");
-  else if (!cJSON_IsArray(get(driver, "rules")))
+  else if (!cJSON_IsArray(gl_ci__get(driver, "rules")))
     gl_jsondoc_fail_item(d, driver, "runs[0].tool.driver.rules must be an array");
-  else if (!cJSON_IsArray(get(runs->child, "results")))
-    gl_jsondoc_fail_item(d, runs->child, "runs[0].results must be an array");
+  else if (!cJSON_IsArray(gl_ci__get(run, "results")))
+    gl_jsondoc_fail_item(d, run, "runs[0].results must be an array");
   return !d->failed;
 }
 
 /* The text shown for an optional string in a mismatch error. */
 static void shown(const char *s, char *buf, size_t size) {
-  char *safe = s ? gl_report_safe_text(s, strlen(s)) : NULL;
+  char *safe = s ? gl_utf8_safe_text(s, strlen(s)) : NULL;
   snprintf(buf, size, s ? "'%.100s'" : "%s", s ? safe : "none");
   free(safe);
 }
@@ -94,7 +75,7 @@ static void shown(const char *s, char *buf, size_t size) {
 static bool check_same(merge_ctx *c, size_t k) {
   doc *d = &c->docs[k];
   const char *first = c->docs[0].src.path;
-  const cJSON *v0 = get(driver_of(&c->docs[0]), "version"), *v = get(driver_of(d), "version");
+  const cJSON *v0 = gl_ci__get(driver_of(&c->docs[0]), "version"), *v = gl_ci__get(driver_of(d), "version");
   char a[128], b[128];
   if (strcmp(v0->valuestring, v->valuestring) != 0) {
     shown(v->valuestring, a, sizeof a);
@@ -103,15 +84,15 @@ static bool check_same(merge_ctx *c, size_t k) {
     return false;
   }
   const cJSON *r0 = run_of(&c->docs[0]), *r = run_of(d);
-  const char *cat0 = str(get(r0, "automationDetails"), "id"), *cat = str(get(r, "automationDetails"), "id");
+  const char *cat0 = str(gl_ci__get(r0, "automationDetails"), "id"), *cat = str(gl_ci__get(r, "automationDetails"), "id");
   if ((cat0 || cat) && (!cat0 || !cat || strcmp(cat0, cat) != 0)) {
     shown(cat, a, sizeof a);
     shown(cat0, b, sizeof b);
-    const cJSON *at = get(r, "automationDetails");
+    const cJSON *at = gl_ci__get(r, "automationDetails");
     gl_jsondoc_fail_item(d, at ? at : r, "category %s differs from %s in %s", a, b, first);
     return false;
   }
-  const cJSON *p0 = get(r0, "properties"), *p = get(r, "properties");
+  const cJSON *p0 = gl_ci__get(r0, "properties"), *p = gl_ci__get(r, "properties");
   if (!p0 != !p || (p && !cJSON_Compare(p0, p, 1))) {
     gl_jsondoc_fail_item(d, p ? p : r, "run properties (evidence) differ from %s's", first);
     return false;
@@ -133,7 +114,7 @@ static bool merge_rules(merge_ctx *c, size_t k) {
   doc *d = &c->docs[k];
   size_t at = 0; /* where the next new rule goes */
   size_t n = 0;
-  for (const cJSON *r = get(driver_of(d), "rules")->child; r; r = r->next) {
+  for (const cJSON *r = gl_ci__get(driver_of(d), "rules")->child; r; r = r->next) {
     n++;
     if (!str(r, "id")) {
       gl_jsondoc_fail_item(d, r, "rule %zu has no id", n);
@@ -162,8 +143,8 @@ static int hexval(char ch) {
 
 /* The percent-decoded URI of o's first location, the key files are ordered by. */
 static char *file_key(const cJSON *o) {
-  const cJSON *locs = get(o, "locations");
-  const char *uri = str(get(get(cJSON_IsArray(locs) ? locs->child : NULL, "physicalLocation"),
+  const cJSON *locs = gl_ci__get(o, "locations");
+  const char *uri = str(gl_ci__get(gl_ci__get(cJSON_IsArray(locs) ? locs->child : NULL, "physicalLocation"),
                             "artifactLocation"), "uri");
   char *key = gl_xstrdup(uri ? uri : "");
   size_t out = 0;
@@ -188,13 +169,13 @@ static void push_ref(ref_list *list, const cJSON *o, size_t k, size_t seq) {
 static bool collect_results(merge_ctx *c, size_t k) {
   doc *d = &c->docs[k];
   size_t n = 0;
-  for (const cJSON *o = get(run_of(d), "results")->child; o; o = o->next) {
+  for (const cJSON *o = gl_ci__get(run_of(d), "results")->child; o; o = o->next) {
     n++;
     if (!str(o, "ruleId")) {
       gl_jsondoc_fail_item(d, o, "result %zu has no ruleId", n);
       return false;
     }
-    const cJSON *index = get(o, "ruleIndex");
+    const cJSON *index = gl_ci__get(o, "ruleIndex");
     if (index && !cJSON_IsNumber(index)) {
       gl_jsondoc_fail_item(d, index, "result %zu: 'ruleIndex' must be a number", n);
       return false;
@@ -207,7 +188,7 @@ static bool collect_results(merge_ctx *c, size_t k) {
 
 /* What a shard's own "sarif-limit" notification says it left out. */
 static void read_limit_note(merge_ctx *c, const cJSON *note) {
-  const char *text = str(get(note, "message"), "text");
+  const char *text = str(gl_ci__get(note, "message"), "text");
   for (const char *p = text ? strstr(text, "Left out ") : NULL; p; p = strstr(p + 1, "Left out ")) {
     size_t a = 0, b = 0;
     char word[16] = "";
@@ -218,18 +199,18 @@ static void read_limit_note(merge_ctx *c, const cJSON *note) {
 
 static bool collect_notes(merge_ctx *c, size_t k) {
   doc *d = &c->docs[k];
-  const cJSON *inv = get(run_of(d), "invocations");
+  const cJSON *inv = gl_ci__get(run_of(d), "invocations");
   inv = cJSON_IsArray(inv) ? inv->child : NULL;
-  const cJSON *ok = get(inv, "executionSuccessful");
+  const cJSON *ok = gl_ci__get(inv, "executionSuccessful");
   if (cJSON_IsFalse(ok)) c->success = false;
-  const cJSON *notes = get(inv, "toolExecutionNotifications");
+  const cJSON *notes = gl_ci__get(inv, "toolExecutionNotifications");
   if (notes && !cJSON_IsArray(notes)) {
     gl_jsondoc_fail_item(d, notes, "toolExecutionNotifications must be an array");
     return false;
   }
   size_t n = 0;
   for (const cJSON *o = notes ? notes->child : NULL; o; o = o->next) {
-    const char *id = str(get(o, "descriptor"), "id");
+    const char *id = str(gl_ci__get(o, "descriptor"), "id");
     if (id && strcmp(id, "sarif-limit") == 0) read_limit_note(c, o);
     else push_ref(&c->notes, o, k, ++n);
   }
@@ -259,7 +240,7 @@ static void free_refs(ref_list *list) {
  * merged rules lack its rule, as the writer leaves it out then). */
 static cJSON *copy_result(const merge_ctx *c, const cJSON *o) {
   cJSON *copy = cJSON_Duplicate(o, 1);
-  cJSON *index = get(copy, "ruleIndex");
+  cJSON *index = gl_ci__get(copy, "ruleIndex");
   if (!copy || !index) return copy;
   long pos = find_rule(c, str(copy, "ruleId"));
   if (pos < 0) cJSON_DeleteItemFromObjectCaseSensitive(copy, "ruleIndex");
@@ -276,7 +257,7 @@ static bool push_copy(cJSON *array, cJSON *copy) {
 /* Sets o[key] = item in place of the old member (kept where it was), or appends it. */
 static bool set_member(cJSON *o, const char *key, cJSON *item) {
   if (!item) return false;
-  if (get(o, key)) return cJSON_ReplaceItemInObjectCaseSensitive(o, key, item);
+  if (gl_ci__get(o, key)) return cJSON_ReplaceItemInObjectCaseSensitive(o, key, item);
   if (cJSON_AddItemToObject(o, key, item)) return true;
   cJSON_Delete(item);
   return false;
@@ -340,7 +321,7 @@ static bool add_limit_note(cJSON *notes, size_t written, size_t dropped, size_t 
 /* invocations[0]: executionSuccessful of all, toolExecutionNotifications after
  * workingDirectory (left out when there are none, as the writer does). */
 static bool set_invocation(cJSON *run, const merge_ctx *c, size_t written, size_t dropped) {
-  cJSON *invs = get(run, "invocations");
+  cJSON *invs = gl_ci__get(run, "invocations");
   cJSON *inv = cJSON_IsArray(invs) ? invs->child : NULL;
   if (!inv) return true;
   if (!set_member(inv, "executionSuccessful", cJSON_CreateBool(c->success))) return false;
@@ -353,7 +334,7 @@ static bool set_invocation(cJSON *run, const merge_ctx *c, size_t written, size_
     cJSON_DeleteItemFromObjectCaseSensitive(inv, "toolExecutionNotifications");
     return ok;
   }
-  if (get(inv, "toolExecutionNotifications")) return set_member(inv, "toolExecutionNotifications", notes);
+  if (gl_ci__get(inv, "toolExecutionNotifications")) return set_member(inv, "toolExecutionNotifications", notes);
   /* insert after workingDirectory: give the array its key, then place it */
   cJSON *holder = cJSON_CreateObject();
   ok = holder && cJSON_AddItemToObject(holder, "toolExecutionNotifications", notes);
@@ -371,12 +352,12 @@ static bool set_invocation(cJSON *run, const merge_ctx *c, size_t written, size_
 
 /* Members of log k's object key that run's lacks (originalUriBaseIds), first one wins. */
 static bool unite_object(cJSON *run, const doc *d, const char *key) {
-  const cJSON *from = get(run_of(d), key);
+  const cJSON *from = gl_ci__get(run_of(d), key);
   if (!cJSON_IsObject(from)) return true;
-  cJSON *to = get(run, key);
+  cJSON *to = gl_ci__get(run, key);
   if (!to && !set_member(run, key, to = cJSON_CreateObject())) return false;
   for (const cJSON *m = from->child; m; m = m->next) {
-    if (get(to, m->string)) continue;
+    if (gl_ci__get(to, m->string)) continue;
     cJSON *copy = cJSON_Duplicate(m, 1);
     if (!copy || !cJSON_AddItemToObject(to, m->string, copy)) {
       cJSON_Delete(copy);
@@ -390,13 +371,13 @@ static bool unite_object(cJSON *run, const doc *d, const char *key) {
 static bool unite_artifacts(cJSON *run, const merge_ctx *c) {
   cJSON *all = NULL;
   for (size_t k = 0; k < c->n; k++) {
-    const cJSON *arts = get(run_of(&c->docs[k]), "artifacts");
+    const cJSON *arts = gl_ci__get(run_of(&c->docs[k]), "artifacts");
     if (!cJSON_IsArray(arts)) continue;
     if (!all && !(all = cJSON_CreateArray())) return false;
     for (const cJSON *a = arts->child; a; a = a->next) {
       bool seen = false;
       for (const cJSON *b = all->child; b && !seen; b = b->next)
-        seen = cJSON_Compare(get(a, "location"), get(b, "location"), 1);
+        seen = cJSON_Compare(gl_ci__get(a, "location"), gl_ci__get(b, "location"), 1);
       if (!seen && !push_copy(all, cJSON_Duplicate(a, 1))) {
         cJSON_Delete(all);
         return false;
@@ -409,8 +390,8 @@ static bool unite_artifacts(cJSON *run, const merge_ctx *c) {
 /* Builds the merged log from a copy of log 0 and prints it. */
 static char *build(merge_ctx *c, size_t *dropped_out) {
   cJSON *root = cJSON_Duplicate(c->docs[0].root, 1);
-  cJSON *run = root ? get(root, "runs")->child : NULL;
-  cJSON *driver = get(get(run, "tool"), "driver");
+  cJSON *run = root ? gl_ci__get(root, "runs")->child : NULL;
+  cJSON *driver = gl_ci__get(gl_ci__get(run, "tool"), "driver");
   size_t dropped = 0;
   cJSON *results = driver ? results_array(c, GL_SARIF_MAX_RESULTS, &dropped) : NULL;
   size_t written = (size_t)cJSON_GetArraySize(results);

@@ -1,13 +1,13 @@
 /* shard.c: which shard of --shard I/N a file belongs to, and keeping one shard's files (see
- * shard.h).
+ * ci.h).
  * Owns: the hash (64-bit FNV-1a: fixed constants, byte order independent, so every machine
  *       agrees) and the in-place filters. Not: walking, reporting. Threads: main thread only. */
-#include "ci/shard.h"
+#include "ci/ci.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/report.h"
+#include "base/location.h"
 
 #define FNV_OFFSET 0xcbf29ce484222325ull
 #define FNV_PRIME 0x100000001b3ull
@@ -31,7 +31,7 @@ void gl_shard_filter_files(gl_walk_result *walked, const char *srcroot, unsigned
   for (size_t i = 0; i < walked->files.len; i++) {
     gl_walk_file f = walked->files.data[i];
     bool relative;
-    char *uri = gl_report_uri(f.path, root, &relative);
+    char *uri = gl_loc_uri(f.path, root, &relative);
     bool keep = in_shard(uri, index, n);
     free(uri);
     if (keep) walked->files.data[kept++] = f;

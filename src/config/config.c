@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "report/report.h"
-#include "config/toml_read.h"
 #include "base/xalloc.h"
+#include "config/toml_read.h"
+#include "report/report.h"
 
 #define GL_CONFIG_MAX_BYTES (1u << 20)
 

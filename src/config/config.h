@@ -12,11 +12,11 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "cli.h"
 #include "base/diag.h"
+#include "base/vec.h"
+#include "cli.h"
 #include "result.h"
 #include "rules/rules.h"
-#include "base/vec.h"
 
 /* The keys of [tool.gpulint], in the order --show-settings lists them. */
 typedef enum gl_cfg_key {

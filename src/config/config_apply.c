@@ -7,12 +7,14 @@
  * Threads: main thread only; the compiled globs are read-only after loading. */
 #include "config/config.h"
 
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "match/predicate.h"
+#include "base/strbuf.h"
 #include "base/xalloc.h"
 
 int gl_config__compile_glob(gl_cfg_pfi *pfi, const char *path, gl_diag *err);
@@ -20,29 +22,23 @@ void gl_config__free_glob(gl_cfg_pfi *pfi);
 
 /* ---- globs ----------------------------------------------------------------------------------- */
 
-typedef gl_vec(char) charbuf;
-
-static void put(charbuf *b, const char *s) {
-  while (*s) gl_vec_push(b, *s++);
-}
-
 /* Translates a glob as Ruff's per-file-ignores read it (globset defaults): '*' and '**' match any
  * run of characters, '/' included ("**\/" also none); '?' one character; [abc], [!abc], [a-z];
  * {a,b} alternatives; '\' escapes. Returns the regex, anchored at both ends. */
 static char *glob_to_regex(const char *g, const char **why) {
-  charbuf b = {0};
-  put(&b, "\\A");
+  gl_strbuf b = {0};
+  gl_strbuf_adds(&b, "\\A");
   int braces = 0;
   for (const char *p = g; *p; p++) {
-    if (p[0] == '*' && p[1] == '*' && p[2] == '/') { put(&b, "(?:.*/)?"); p += 2; }
-    else if (*p == '*') { put(&b, ".*"); while (p[1] == '*') p++; }
-    else if (*p == '?') put(&b, ".");
+    if (p[0] == '*' && p[1] == '*' && p[2] == '/') { gl_strbuf_adds(&b, "(?:.*/)?"); p += 2; }
+    else if (*p == '*') { gl_strbuf_adds(&b, ".*"); while (p[1] == '*') p++; }
+    else if (*p == '?') gl_strbuf_adds(&b, ".");
     else if (*p == '[') {
-      put(&b, "[");
-      if (p[1] == '!') { put(&b, "^"); p++; }
+      gl_strbuf_adds(&b, "[");
+      if (p[1] == '!') { gl_strbuf_adds(&b, "^"); p++; }
       while (p[1] && p[1] != ']') {
         p++;
-        if (*p == '\\' || *p == '[') put(&b, "\\");
+        if (*p == '\\' || *p == '[') gl_strbuf_adds(&b, "\\");
         gl_vec_push(&b, *p);
       }
       if (p[1] != ']') {
@@ -50,12 +46,12 @@ static char *glob_to_regex(const char *g, const char **why) {
         gl_vec_free(&b);
         return NULL;
       }
-      put(&b, "]");
+      gl_strbuf_adds(&b, "]");
       p++;
-    } else if (*p == '{') { put(&b, "(?:"); braces++; }
-    else if (*p == '}' && braces) { put(&b, ")"); braces--; }
-    else if (*p == ',' && braces) put(&b, "|");
-    else if (*p == '\\' && p[1]) { put(&b, "\\Q"); gl_vec_push(&b, *++p); put(&b, "\\E"); }
+    } else if (*p == '{') { gl_strbuf_adds(&b, "(?:"); braces++; }
+    else if (*p == '}' && braces) { gl_strbuf_adds(&b, ")"); braces--; }
+    else if (*p == ',' && braces) gl_strbuf_adds(&b, "|");
+    else if (*p == '\\' && p[1]) { gl_strbuf_adds(&b, "\\Q"); gl_vec_push(&b, *++p); gl_strbuf_adds(&b, "\\E"); }
     else if (strchr(".^$|()+{}\\]", *p)) { gl_vec_push(&b, '\\'); gl_vec_push(&b, *p); }
     else gl_vec_push(&b, *p);
   }
@@ -64,9 +60,8 @@ static char *glob_to_regex(const char *g, const char **why) {
     gl_vec_free(&b);
     return NULL;
   }
-  put(&b, "\\z");
-  gl_vec_push(&b, '\0');
-  return b.data;
+  gl_strbuf_adds(&b, "\\z");
+  return gl_strbuf_take(&b);
 }
 
 int gl_config__compile_glob(gl_cfg_pfi *pfi, const char *path, gl_diag *err) {

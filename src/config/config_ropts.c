@@ -12,8 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "config/toml_read.h"
 #include "base/xalloc.h"
+#include "config/toml_read.h"
 
 int gl_config__read_rule_options(gl_config *cfg, const gl_toml_value *v, gl_diag *err);
 void gl_config__free_rule_options(gl_config *cfg);

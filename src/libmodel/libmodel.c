@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "libmodel/libmodel_int.h"
 #include "base/xalloc.h"
+#include "libmodel/libmodel_int.h"
 
 /* In bit order: role_names[i] is the name of bit 1u << i. */
 static const char *const role_names[GL_ROLE_COUNT] = {

@@ -7,8 +7,8 @@
 #ifndef GL_LIBMODEL_INT_H
 #define GL_LIBMODEL_INT_H
 
-#include "libmodel/libmodel.h"
 #include "base/vec.h"
+#include "libmodel/libmodel.h"
 
 /* What an entry describes; also part of its lookup key. */
 typedef enum gl_lm__kind {

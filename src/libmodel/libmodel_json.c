@@ -14,9 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
 #include "libmodel/libmodel.h"
 #include "libmodel/libmodel_int.h"
-#include "base/xalloc.h"
 
 /* One file being read. */
 typedef struct jctx {

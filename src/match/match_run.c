@@ -263,7 +263,7 @@ static void dedupe_from(gl_match_ctx *ctx, gl_file_result *out, size_t from) {
 static void run_checks(gl_match_ctx *ctx, const TSTree *tree, gl_file_result *out) {
   for (size_t i = 0; i < ctx->m->checks.len; i++) {
     const gl_mcheck *c = &ctx->m->checks.data[i];
-    if (!c->rule->enabled) continue;
+    if (!c->rule->enabled || !c->fn) continue;   /* no fn: reported after suppression */
     gl_check_ctx cc = {c->rule, ctx->env.src, tree, ctx->env.model, out};
     size_t before = out->findings.len;
     c->fn(&cc);

@@ -3,13 +3,14 @@
  * Not: choosing the message (calibrate may replace it later), output escaping.
  * Threads: templates are read-only after compiling; filling allocates only its result. */
 #include "match/placeholder.h"
+#include "base/strbuf.h"
+#include "base/utf8.h"
 
 #include <string.h>
 
 #define QUALIFIED ".qualified"
 #define ELLIPSIS "\xE2\x80\xA6"
 
-typedef gl_vec(char) strbuf;
 
 static bool is_name_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
@@ -72,22 +73,16 @@ void gl_msg_free(gl_msg_template *t) {
   gl_vec_free(&t->ph);
 }
 
-static void append(strbuf *b, const char *s, size_t len) {
-  gl_vec_reserve(b, len + 1);
-  memcpy(b->data + b->len, s, len);
-  b->len += len;
-}
-
 /* The first line of text, at most GL_PLACEHOLDER_MAX_CHARS code points, "…" when cut. */
-static void append_excerpt(strbuf *b, const char *text, size_t len) {
+static void append_excerpt(gl_strbuf *b, const char *text, size_t len) {
   size_t i = 0, chars = 0;
   while (i < len && text[i] != '\n' && text[i] != '\r') {
-    bool lead = ((unsigned char)text[i] & 0xC0) != 0x80;
+    bool lead = !gl_utf8_is_cont((unsigned char)text[i]);
     if (lead && chars++ == GL_PLACEHOLDER_MAX_CHARS) break;
     i++;
   }
-  append(b, text, i);
-  if (i < len) append(b, ELLIPSIS, strlen(ELLIPSIS));
+  gl_strbuf_add(b, text, i);
+  if (i < len) gl_strbuf_add(b, ELLIPSIS, strlen(ELLIPSIS));
 }
 
 static const TSNode *first_node(const TSQueryMatch *m, uint32_t capture) {
@@ -96,7 +91,7 @@ static const TSNode *first_node(const TSQueryMatch *m, uint32_t capture) {
   return NULL;
 }
 
-static void append_capture(strbuf *b, const gl_placeholder *ph, const TSQueryMatch *m,
+static void append_capture(gl_strbuf *b, const gl_placeholder *ph, const TSQueryMatch *m,
                            const gl_source *src, const gl_model *model) {
   const TSNode *n = first_node(m, ph->capture);
   if (!n) return;
@@ -115,15 +110,14 @@ static void append_capture(strbuf *b, const gl_placeholder *ph, const TSQueryMat
 
 char *gl_msg_fill(const gl_msg_template *t, const TSQueryMatch *m, const gl_source *src,
                   const gl_model *model) {
-  strbuf b = {0};
+  gl_strbuf b = {0};
   uint32_t at = 0;
   for (size_t i = 0; i < t->ph.len; i++) {
     const gl_placeholder *ph = &t->ph.data[i];
-    append(&b, t->text + at, ph->start - at);
+    gl_strbuf_add(&b, t->text + at, ph->start - at);
     append_capture(&b, ph, m, src, model);
     at = ph->end;
   }
-  append(&b, t->text + at, strlen(t->text + at));
-  b.data[b.len] = '\0';
-  return b.data;
+  gl_strbuf_add(&b, t->text + at, strlen(t->text + at));
+  return gl_strbuf_take(&b);
 }

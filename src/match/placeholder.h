@@ -14,9 +14,9 @@
 #include <tree_sitter/api.h>
 #include "base/diag.h"
 #include "base/load.h"
+#include "base/vec.h"
 #include "model/model.h"
 #include "rules/rules.h"
-#include "base/vec.h"
 
 #define GL_PLACEHOLDER_MAX_CHARS 80
 

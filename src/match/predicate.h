@@ -22,10 +22,10 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 #include "base/diag.h"
-#include "libmodel/libmodel.h"
 #include "base/load.h"
-#include "model/model.h"
+#include "libmodel/libmodel.h"
 #include "match/query_build.h"
+#include "model/model.h"
 
 typedef enum gl_pred_kind {
   GL_PRED_EQ,               /* #eq? / #not-eq? */

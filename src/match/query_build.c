@@ -5,6 +5,7 @@
  * Not: compiling the combined query or predicates (match.c, predicate.c).
  * Threads: start-up only; stateless. */
 #include "match/query_build.h"
+#include "base/utf8.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -131,7 +132,7 @@ static void copy_token(const char *t, uint32_t from, uint32_t to, char *buf, siz
   bool cut = n > TOKEN_MAX;
   if (cut) {
     n = TOKEN_MAX;
-    while (n > 0 && ((unsigned char)t[from + n] & 0xC0) == 0x80) n--;
+    while (n > 0 && gl_utf8_is_cont((unsigned char)t[from + n])) n--;
   }
   snprintf(buf, cap, "%.*s%s", (int)n, t + from, cut ? "\xE2\x80\xA6" : "");
 }
@@ -169,7 +170,7 @@ static void token_at(const char *t, uint32_t len, uint32_t off, char *buf, size_
     to = skip_ident(t, off, len);
   else {
     to = off + 1;
-    while (to < len && ((unsigned char)t[to] & 0xC0) == 0x80) to++;
+    while (to < len && gl_utf8_is_cont((unsigned char)t[to])) to++;
   }
   copy_token(t, off, to, buf, cap);
 }
@@ -297,13 +298,6 @@ bool gl_query_locate_predicate(const char *text, uint32_t start, uint32_t end, s
   return false;
 }
 
-static uint32_t utf8_len(unsigned char c) {
-  if (c >= 0xF0) return 4;
-  if (c >= 0xE0) return 3;
-  if (c >= 0xC0) return 2;
-  return 1;
-}
-
 uint32_t gl_query_string_offset(const char *text, uint32_t lit_off, size_t decoded) {
   uint32_t i = lit_off + 1;
   size_t d = 0;
@@ -319,7 +313,9 @@ uint32_t gl_query_string_offset(const char *text, uint32_t lit_off, size_t decod
       i += 2;
       d++;
     } else {
-      uint32_t k = utf8_len((unsigned char)e);
+      uint32_t cp;
+      bool invalid;
+      uint32_t k = (uint32_t)gl_utf8_next(text + i + 1, strnlen(text + i + 1, 4), 0, false, &cp, &invalid);
       i += 1 + k;
       d += k;
     }

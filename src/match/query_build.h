@@ -13,8 +13,8 @@
 #include <stdint.h>
 #include <tree_sitter/api.h>
 #include "base/diag.h"
-#include "rules/rules.h"
 #include "base/vec.h"
+#include "rules/rules.h"
 
 typedef struct gl_qspan {
   const gl_rule *rule;     /* borrowed */

@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/model_int.h"
 #include "base/xalloc.h"
+#include "model/model_int.h"
 
 #define KIND_NAME(id, name) [id] = name,
 static const char *const kind_names[GL_K_COUNT] = {GL_MODEL__KINDS(KIND_NAME)};

@@ -15,8 +15,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <tree_sitter/api.h>
-#include "libmodel/libmodel.h"
 #include "base/load.h"
+#include "libmodel/libmodel.h"
 
 typedef struct gl_model gl_model;
 

@@ -11,10 +11,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <tree_sitter/api.h>
-#include "libmodel/libmodel.h"
 #include "base/load.h"
-#include "model/model.h"
 #include "base/vec.h"
+#include "libmodel/libmodel.h"
+#include "model/model.h"
 
 #define GL_MODEL__NONE UINT32_MAX
 #define GL_MODEL__MODULE_SCOPE 0u

@@ -12,8 +12,9 @@
 #include <string.h>
 
 #include "base/jsonindex.h"
-#include "notebook/notebook_int.h"
+#include "base/strbuf.h"
 #include "base/xalloc.h"
+#include "notebook/notebook_int.h"
 
 typedef struct reader {
   gl_notebook *nb;
@@ -157,17 +158,15 @@ static bool check_source(reader *r, const cJSON *cell, uint32_t no, const cJSON 
 
 /* ---- building ------------------------------------------------------------------------------- */
 
-typedef gl_vec(char) charbuf;
-
-static void add_piece(reader *r, charbuf *code, const cJSON *s) {
+static void add_piece(reader *r, gl_strbuf *code, const cJSON *s) {
   size_t n = strlen(s->valuestring);
   if (!n) return;
   gl_nb_seg seg = {(uint32_t)code->len, (uint32_t)val_off(r, s), 0};
   gl_vec_push(&r->nb->segs, seg);
-  for (size_t i = 0; i < n; i++) gl_vec_push(code, s->valuestring[i]);
+  gl_strbuf_add(code, s->valuestring, n);
 }
 
-static void add_cell(reader *r, charbuf *code, const cJSON *src, uint32_t no) {
+static void add_cell(reader *r, gl_strbuf *code, const cJSON *src, uint32_t no) {
   uint32_t start = (uint32_t)code->len;
   if (cJSON_IsString(src)) add_piece(r, code, src);
   else
@@ -185,7 +184,7 @@ static void add_cell(reader *r, charbuf *code, const cJSON *src, uint32_t no) {
 }
 
 static void build(reader *r, const cJSON *cells) {
-  charbuf code = {0};
+  gl_strbuf code = {0};
   uint32_t no = 0;
   for (const cJSON *cell = cells->child; cell && !r->failed; cell = cell->next) {
     no++;

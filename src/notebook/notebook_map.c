@@ -4,15 +4,17 @@
  *       positions.
  * Not: reading the notebook (notebook.c), linting (engine.c), formatting (src/report/).
  * Threads: no state; works on one worker's file result. */
+#include "base/utf8.h"
 #include "notebook/notebook.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/location.h"
+#include "base/xalloc.h"
 #include "report/report.h"
 #include "result.h"
-#include "base/xalloc.h"
 
 #define SNIPPET_MAX_LINES 5
 
@@ -54,11 +56,12 @@ static uint32_t byte_of(const gl_source *vsrc, uint32_t line, uint32_t col) {
   size_t n = 0;
   const char *s = gl_load_line(vsrc, line, &n);
   size_t i = 0;
-  for (uint32_t units = 1; i < n && units < col; i++) {
-    unsigned char c = (unsigned char)s[i];
-    if ((c & 0xC0) != 0x80) units += c >= 0xF0 ? 2 : 1;
+  for (uint32_t units = 1; i < n && units < col;) {  /* columns counted as gl_load_position does */
+    uint32_t cp;
+    bool invalid;
+    i += gl_utf8_next(s, n, i, false, &cp, &invalid);
+    units += gl_utf8_units(cp, invalid);
   }
-  while (i < n && ((unsigned char)s[i] & 0xC0) == 0x80) i++;
   return (uint32_t)((size_t)(s - vsrc->bytes) + i);
 }
 
@@ -93,7 +96,7 @@ static void remap_note(const gl_notebook *nb, const gl_source *raw, const gl_sou
 void gl_notebook_remap(const gl_notebook *nb, const gl_source *raw, const gl_source *vsrc,
                        gl_file_result *out) {
   size_t nhashes = 0;
-  char **hashes = out->findings.len ? gl_report_line_hashes(raw->bytes, raw->len, &nhashes) : NULL;
+  char **hashes = out->findings.len ? gl_loc_line_hashes(raw->bytes, raw->len, &nhashes) : NULL;
   for (size_t i = 0; i < out->findings.len; i++) {
     gl_finding *f = &out->findings.data[i];
     free(f->snippet);

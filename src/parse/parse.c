@@ -12,8 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "parse/parse_arena.h"
 #include "base/xalloc.h"
+#include "parse/parse_arena.h"
 
 const TSLanguage *tree_sitter_python(void);
 

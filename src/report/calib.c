@@ -10,7 +10,7 @@
 #include "report/report_int.h"
 
 static bool add_text(cJSON *o, const char *key, const char *value) {
-  char *safe = gl_report__json_text(value);
+  char *safe = gl_utf8_json_text(value);
   bool ok = cJSON_AddStringToObject(o, key, safe) != NULL;
   free(safe);
   return ok;

@@ -16,7 +16,7 @@ enum {
 
 /* A rendered line and the display columns where the finding starts and ends on it. */
 typedef struct rendered {
-  gl_report__buf text;
+  gl_strbuf text;
   size_t start, end; /* display columns (0-based) before code points start_cp and end_cp */
 } rendered;
 
@@ -37,18 +37,18 @@ static void render_line(rendered *r, const char *s, size_t len, uint32_t start_c
     }
     uint32_t cp;
     bool invalid;
-    i += gl_report__utf8_next(s, len, i, false, &cp, &invalid);
+    i += gl_utf8_next(s, len, i, false, &cp, &invalid);
     if (cp == '\t' && !invalid) {
       size_t n = GL_FRAME_TAB - col % GL_FRAME_TAB;
-      gl_report__buf_add(&r->text, "        ", n);
+      gl_strbuf_add(&r->text, "        ", n);
       col += n;
       continue;
     }
     char esc[16];
-    gl_report__buf_add(&r->text, esc, gl_report__escape_cp(cp, invalid, esc));
-    col += gl_report__cp_width(cp, invalid);
+    gl_strbuf_add(&r->text, esc, gl_utf8_escape_cp(cp, invalid, esc));
+    col += gl_utf8_cp_width(cp, invalid);
   }
-  gl_report__buf_add(&r->text, "", 0);
+  gl_strbuf_add(&r->text, "", 0);
   if (!have_start) r->start = col + (start_cp > k + 1 ? start_cp - (k + 1) : 0);
   if (!have_end) r->end = end_cp == 0 ? col : col + (end_cp > k + 1 ? end_cp - (k + 1) : 0);
 }
@@ -74,7 +74,7 @@ static void caret_line(FILE *out, size_t width, const rendered *r, const gl_find
   fprintf(out, " %*s", (int)r->start, "");
   if (opts->color) fputs(gl_report__level_color(x->level), out);
   for (size_t i = 0; i < n; i++) fputc('^', out);
-  char *id = gl_report_safe_text(x->rule->id, strlen(x->rule->id));
+  char *id = gl_utf8_safe_text(x->rule->id, strlen(x->rule->id));
   fprintf(out, " %s", id);
   free(id);
   if (opts->color) fputs("\x1b[0m", out);
@@ -111,7 +111,7 @@ void gl_report__frame(FILE *out, const gl_finding *x, const gl_report_opts *opts
   gutter(out, width, 0, opts);
   fputc('\n', out);
   for (uint8_t i = 0; i < x->nrelated && i < GL_FINDING_MAX_RELATED; i++) {
-    char *msg = gl_report_safe_text(x->related_msg[i], strlen(x->related_msg[i]));
+    char *msg = gl_utf8_safe_text(x->related_msg[i], strlen(x->related_msg[i]));
     fprintf(out, "%*s = note: %s at %u:%u\n", (int)width, "", msg, (unsigned)x->related[i].start_line,
             (unsigned)x->related[i].start_col_cp);
     free(msg);

@@ -5,7 +5,7 @@
  *       the Actions toolkit does: data `%` `\r` `\n` -> %25 %0D %0A, properties also `:` `,` ->
  *       %3A %2C (actions/toolkit command.ts escapeData / escapeProperty). CR and LF are kept as
  *       %0D / %0A, so a message with a line break shows one; every other control character is
- *       made visible with gl_report_safe_text (the log viewer renders ANSI escapes). Columns
+ *       made visible with gl_utf8_safe_text (the log viewer renders ANSI escapes). Columns
  *       are code points; endColumn is exclusive, as in Ruff's output.
  * Not: locations (location.c). Threads: main thread. */
 #include <stdlib.h>
@@ -14,7 +14,7 @@
 
 /* One run of text without CR or LF, made visible, then escaped. */
 static void put_segment(FILE *out, const char *s, size_t len, bool property) {
-  char *safe = gl_report_safe_text(s, len);
+  char *safe = gl_utf8_safe_text(s, len);
   for (const char *p = safe; *p; p++) {
     if (*p == '%') fputs("%25", out);
     else if (property && *p == ':') fputs("%3A", out);

@@ -50,24 +50,6 @@ int gl_report_write(FILE *out, gl_format fmt, const gl_run *run, const gl_report
 
 /* ---- shared helpers -------------------------------------------------------------------------- */
 
-void gl_report__buf_add(gl_report__buf *b, const char *s, size_t n) {
-  gl_vec_reserve(b, n + 1);
-  if (n) memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = '\0';
-}
-
-void gl_report__buf_adds(gl_report__buf *b, const char *s) { gl_report__buf_add(b, s, strlen(s)); }
-
-char *gl_report__buf_take(gl_report__buf *b) {
-  gl_vec_reserve(b, 1);
-  b->data[b->len] = '\0';
-  char *s = b->data;
-  b->data = NULL;
-  b->len = b->cap = 0;
-  return s;
-}
-
 const char *gl_report__level_word(gl_level level) {
   switch (level) {
     case GL_LEVEL_ERROR: return "error";

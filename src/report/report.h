@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include "base/location.h"
 #include "result.h"
 
 typedef enum gl_format {
@@ -39,10 +40,6 @@ typedef struct gl_report_opts {
                                  GL_SARIF_MAX_LOCATIONS) */
 } gl_report_opts;
 
-/* GitHub code scanning rejects a run with more results, a result with more locations. */
-#define GL_SARIF_MAX_RESULTS 25000
-#define GL_SARIF_MAX_LOCATIONS 1000
-
 /* What the SARIF writer leaves out of run under opts' limits (opts NULL = GitHub's): returns how
  * many results it drops (the last ones in output order); *locations_out (may be NULL) receives how
  * many related locations it drops from the results it keeps. The SARIF itself says the same in a
@@ -52,18 +49,6 @@ size_t gl_report_sarif_dropped(const gl_run *run, const gl_report_opts *opts,
 
 /* Writes run to out. Returns 0, or GL_EIO when writing failed. */
 int gl_report_write(FILE *out, gl_format fmt, const gl_run *run, const gl_report_opts *opts);
-
-/* GitHub's primaryLocationLineHash of every line of text ("hex:count"); the caller frees each
- * string and the array (nlines_out entries, one per line as GitHub counts them). */
-char **gl_report_line_hashes(const char *text, size_t len, size_t *nlines_out);
-
-/* A path as a SARIF URI relative to srcroot (percent-encoded; invalid UTF-8 and control bytes
- * escaped). Sets *relative when the path is inside srcroot. Caller frees. */
-char *gl_report_uri(const char *path, const char *srcroot, bool *relative);
-
-/* Copies s, replacing control characters and terminal escapes with visible escapes (\x1b) and
- * invalid UTF-8 with U+FFFD, so text output can never drive the terminal. Caller frees. */
-char *gl_report_safe_text(const char *s, size_t len);
 
 /* `gpulint rules`: one line per rule (id, name, pack, default level, precision, enabled) or, with
  * json, an array of objects with the same fields. Returns 0 or GL_EIO. (rulelist.c) */

@@ -1,6 +1,7 @@
 /* report_int.h: what the files of src/report/ share and nobody else sees.
- * Owns: the per-format writers called by report.c, the UTF-8 decoder and the visible escapes
- *       that location.c defines once for every writer, a growable text buffer, level words.
+ * Owns: the per-format writers called by report.c, level words and colours, counts of shown
+ *       findings, the calibration parts of json and SARIF (UTF-8, escapes, URIs and line hashes
+ *       are base/utf8.h and base/location.h).
  * Not: a public interface (report.h is), opening files (output.c).
  * Threads: stateless helpers; writers run in the main thread after the workers joined. */
 #ifndef GL_REPORT_INT_H
@@ -10,38 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "result.h"
+#include "base/strbuf.h"
+#include "base/utf8.h"
 #include "base/vec.h"
 #include "report/report.h"
-
-/* A growable byte string; data is NUL-terminated once anything was added. */
-typedef gl_vec(char) gl_report__buf;
-
-/* Appends n bytes of s (and keeps a NUL after them). */
-void gl_report__buf_add(gl_report__buf *b, const char *s, size_t n);
-void gl_report__buf_adds(gl_report__buf *b, const char *s);
-/* Hands the buffer's string to the caller (never NULL: "" for an empty buffer). */
-char *gl_report__buf_take(gl_report__buf *b);
-
-/* Decodes the code point at s[i] (i < len) into *cp and returns how many bytes it used (>= 1).
- * An ill-formed sequence gives U+FFFD and *invalid = true. With `maximal`, one U+FFFD stands for
- * the maximal subpart of an ill-formed sequence (WHATWG / Node's decoder, used for line hashes);
- * without it, every invalid byte is its own U+FFFD (as gl_load_position counts columns). */
-size_t gl_report__utf8_next(const char *s, size_t len, size_t i, bool maximal, uint32_t *cp,
-                            bool *invalid);
-
-/* Writes the visible form of one decoded code point into out (NUL-terminated) and returns its
- * length: controls as "\x1b", C1 controls and bidirectional overrides as "\u202e", an invalid
- * byte as U+FFFD, anything else as its UTF-8. Tab is kept. out must hold 16 bytes. */
-size_t gl_report__escape_cp(uint32_t cp, bool invalid, char out[16]);
-
-/* Terminal columns a code point takes once escaped (0 for combining marks, 2 for wide). Tab is
- * the caller's business. */
-unsigned gl_report__cp_width(uint32_t cp, bool invalid);
-
-/* A copy of s that is valid UTF-8 (each invalid byte replaced with U+FFFD), for JSON strings:
- * cJSON copies bytes through. NULL gives "". Caller frees. */
-char *gl_report__json_text(const char *s);
+#include "result.h"
 
 /* "error" / "warning" / "note" for text formats (none reads as note). */
 const char *gl_report__level_word(gl_level level);

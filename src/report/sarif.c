@@ -16,8 +16,9 @@
 #include <cjson/cJSON.h>
 #include <stdlib.h>
 #include <string.h>
+#include "base/location.h"
+#include "ci/ci.h"
 #include "report/report_int.h"
-#include "ci/baseline.h"
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 #define TOOL_URI "https://github.com/gpulint/gpulint"
@@ -86,7 +87,7 @@ static const char *problem_severity(gl_level level) {
 /* ---- cJSON helpers: each returns false / NULL when the tree could not be extended ----------- */
 
 static bool add_text(cJSON *o, const char *key, const char *value) {
-  char *safe = gl_report__json_text(value);
+  char *safe = gl_utf8_json_text(value);
   bool ok = cJSON_AddStringToObject(o, key, safe) != NULL;
   free(safe);
   return ok;
@@ -110,7 +111,7 @@ static cJSON *push_object(cJSON *array) {
 }
 
 static bool push_text(cJSON *array, const char *value) {
-  char *safe = gl_report__json_text(value);
+  char *safe = gl_utf8_json_text(value);
   cJSON *s = cJSON_CreateString(safe);
   free(safe);
   if (!s) return false;
@@ -333,7 +334,7 @@ static bool add_absent(cJSON *results, sarif_ctx *c, const gl_baseline_result *b
   if (!o || !add_text(o, "ruleId", b->rule_id) || (index >= 0 && !add_num(o, "ruleIndex", (uint32_t)index)) ||
       !add_text(o, "level", b->level) || !add_message(o, "message", b->message))
     return false;
-  char *uri = gl_report__json_text(b->uri);
+  char *uri = gl_utf8_json_text(b->uri);
   bool ok = add_location(o, uri, b->relative, &b->region);
   free(uri);
   if (!ok) return false;
@@ -377,7 +378,7 @@ static bool add_files(cJSON *results, cJSON *notes, sarif_ctx *c) {
     const gl_file_result *f = &c->run->files.data[i];
     if (!f->findings.len && !f->notes.len) continue;
     bool relative;
-    char *uri = gl_report_uri(f->path, c->root, &relative);
+    char *uri = gl_loc_uri(f->path, c->root, &relative);
     bool ok = true;
     for (size_t j = 0; ok && j < f->findings.len; j++)
       ok = add_result(results, c, &f->findings.data[j], uri, relative);
@@ -392,7 +393,7 @@ static bool add_files(cJSON *results, cJSON *notes, sarif_ctx *c) {
 /* o[key] = {"uri": "file:///dir/"} for an existing directory path. */
 static bool add_dir_uri(cJSON *o, const char *key, const char *path) {
   bool relative;
-  char *uri = gl_report_uri(path, NULL, &relative);
+  char *uri = gl_loc_uri(path, NULL, &relative);
   size_t n = strlen(uri);
   char *dir = gl_xasprintf("%s%s", uri, n && uri[n - 1] == '/' ? "" : "/");
   free(uri);

@@ -2,7 +2,7 @@
  * concise (header lines, summary) and gcc (`path:line:col: warning: message [ID]`).
  * Owns: the header line, the summary line and its wording, ANSI colour (only with opts->color).
  *       Only findings neither suppressed nor unchanged from --baseline are shown; every path
- *       and message goes through gl_report_safe_text, so a file name cannot drive the
+ *       and message goes through gl_utf8_safe_text, so a file name cannot drive the
  *       terminal. Columns are code points.
  * Not: the code frame (frame.c), notifications (main prints them to stderr).
  * Threads: main thread. */
@@ -16,7 +16,7 @@
 #define RESET "\x1b[0m"
 
 static void put_safe(FILE *out, const char *s) {
-  char *safe = gl_report_safe_text(s, strlen(s));
+  char *safe = gl_utf8_safe_text(s, strlen(s));
   fputs(safe, out);
   free(safe);
 }

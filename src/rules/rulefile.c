@@ -286,8 +286,8 @@ static void add_collapsed(gl_strbuf *b, const char *s, size_t len) {
       space = any;
       continue;
     }
-    if (space) gl_rules__sb_add(b, " ", 1);
-    gl_rules__sb_add(b, &s[i], 1);
+    if (space) gl_strbuf_add(b, " ", 1);
+    gl_strbuf_add(b, &s[i], 1);
     space = false;
     any = true;
   }
@@ -308,10 +308,10 @@ static char *section_text(const gl_mdfile *md, uint32_t first, uint32_t last) {
     const gl_mdline *l = gl_rules__line(md, line);
     const gl_mdblock *blk = gl_rules__md_block_at(md, line);
     if (blk) {
-      gl_rules__sb_add(&b, sep, strlen(sep));
+      gl_strbuf_add(&b, sep, strlen(sep));
       char *code = gl_rules__md_join(md, blk->first_line, blk->close_line - 1);
       size_t n = strlen(code);
-      gl_rules__sb_add(&b, code, n ? n - 1 : 0);
+      gl_strbuf_add(&b, code, n ? n - 1 : 0);
       free(code);
       line = blk->close_line;
       sep = "\n\n";
@@ -319,12 +319,12 @@ static char *section_text(const gl_mdfile *md, uint32_t first, uint32_t last) {
       if (b.len) sep = "\n\n";
     } else {
       if (b.len && sep[0] == ' ' && is_list_item(l)) sep = "\n";
-      gl_rules__sb_add(&b, b.len ? sep : "", b.len ? strlen(sep) : 0);
+      gl_strbuf_add(&b, b.len ? sep : "", b.len ? strlen(sep) : 0);
       add_collapsed(&b, l->text, l->len);
       sep = " ";
     }
   }
-  return gl_rules__sb_take(&b);
+  return gl_strbuf_take(&b);
 }
 
 /* A non-blank line outside fenced blocks. */
@@ -338,7 +338,7 @@ static char *first_sentence(const gl_mdfile *md, uint32_t first, uint32_t last) 
   uint32_t line = first;
   while (line <= last && !is_prose(md, line)) line++;
   for (; line <= last && is_prose(md, line); line++) {
-    if (b.len) gl_rules__sb_add(&b, " ", 1);
+    if (b.len) gl_strbuf_add(&b, " ", 1);
     add_collapsed(&b, gl_rules__line(md, line)->text, gl_rules__line(md, line)->len);
   }
   bool code = false;
@@ -349,7 +349,7 @@ static char *first_sentence(const gl_mdfile *md, uint32_t first, uint32_t last) 
     b.len = i + 1;
     break;
   }
-  return gl_rules__sb_take(&b);
+  return gl_strbuf_take(&b);
 }
 
 /* help_text: the documentation from "## What it does" up to "## Pattern", trimmed. */
@@ -423,7 +423,7 @@ int gl_rules__parse_pack(const gl_rule_file *f, const char *folder, gl_pack *p,
   } else {
     gl_strbuf b = {0};
     add_collapsed(&b, title.text, title.len);
-    p->title = gl_rules__sb_take(&b);
+    p->title = gl_strbuf_take(&b);
   }
   const gl_mdblock *meta = gl_rules__md_meta_block(&md, errs);
   n += meta ? gl_rules__meta_pack(&md, meta, folder, p, errs) : 1;

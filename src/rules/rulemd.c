@@ -11,18 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-void gl_rules__sb_add(gl_strbuf *b, const char *s, size_t n) {
-  gl_vec_reserve(b, n + 1);
-  memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = '\0';
-}
-
-char *gl_rules__sb_take(gl_strbuf *b) {
-  if (!b->data) return gl_xstrdup("");
-  return b->data;
-}
-
 void gl_rules__err(gl_diag_list *errs, const char *path, uint32_t line, uint32_t col, const char *fmt,
                    ...) {
   char msg[512];
@@ -105,10 +93,10 @@ void gl_rules__md_free(gl_mdfile *md) {
 char *gl_rules__md_join(const gl_mdfile *md, uint32_t first, uint32_t last) {
   gl_strbuf b = {0};
   for (uint32_t i = first; i <= last && i <= md->lines.len; i++) {
-    gl_rules__sb_add(&b, gl_rules__line(md, i)->text, gl_rules__line(md, i)->len);
-    gl_rules__sb_add(&b, "\n", 1);
+    gl_strbuf_add(&b, gl_rules__line(md, i)->text, gl_rules__line(md, i)->len);
+    gl_strbuf_add(&b, "\n", 1);
   }
-  return gl_rules__sb_take(&b);
+  return gl_strbuf_take(&b);
 }
 
 const gl_mdblock *gl_rules__md_block_at(const gl_mdfile *md, uint32_t line) {

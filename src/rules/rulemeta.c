@@ -15,8 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evidence.h"
 #include "base/jsonscan.h"
+#include "evidence.h"
 
 /* One block being validated: its text (lines joined with "\n") and where errors go. */
 typedef struct meta_ctx {

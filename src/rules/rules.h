@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/diag.h"
-#include "libmodel/libmodel.h"
 #include "base/vec.h"
+#include "libmodel/libmodel.h"
 
 typedef enum gl_level {
   GL_LEVEL_NONE = 0,

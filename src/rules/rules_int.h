@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/diag.h"
+#include "base/strbuf.h"
 #include "rules/rules.h"
 
 /* One line of a file: bytes [start, start + len) without the line end ("\n" or "\r\n"). */
@@ -45,12 +46,6 @@ static inline bool gl_rules__blank(const gl_mdline *l) {
     if (l->text[i] != ' ' && l->text[i] != '\t') return false;
   return true;
 }
-
-/* A growable NUL-terminated string. */
-typedef gl_vec(char) gl_strbuf;
-void gl_rules__sb_add(gl_strbuf *b, const char *s, size_t n);
-/* The string (the caller frees it); "" (allocated) when nothing was added. */
-char *gl_rules__sb_take(gl_strbuf *b);
 
 /* Appends an error at path:line:col to errs. */
 void gl_rules__err(gl_diag_list *errs, const char *path, uint32_t line, uint32_t col, const char *fmt,

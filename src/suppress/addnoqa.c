@@ -3,7 +3,7 @@
  *       applying them to the file's raw bytes and the atomic rewrite.
  * Not: the noqa grammar or noqa lines (suppress.c), linting, printing.
  * Threads: main thread. */
-#include "suppress/addnoqa.h"
+#include "suppress/suppress.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -12,12 +12,11 @@
 #include <sys/stat.h>
 
 #include "base/load.h"
-#include "model/model.h"
-#include "parse/parse.h"
 #include "base/output.h"
-#include "suppress/suppress.h"
 #include "base/vec.h"
 #include "base/xalloc.h"
+#include "model/model.h"
+#include "parse/parse.h"
 
 typedef struct edit {
   uint32_t line;

@@ -4,14 +4,17 @@
  *       `# gpulint: skip-file`, `# gpulint: noqa` and `# gpulint: noqa: GPU101`; the line a finding's
  *       noqa belongs on (its first line, or the end of a multi-line string open there); marking
  *       findings suppressed (they still reach SARIF as suppressions, and no other format); the
- *       unused-noqa findings of a rule whose "check" is "unused-noqa" (GPU001), when enabled.
+ *       unused-noqa findings of a rule whose "check" is "unused-noqa" (GPU001), when enabled;
+ *       `--add-noqa`, writing `# noqa: ID` comments for a file's findings (addnoqa.c).
  * Not: fixture annotations (`# expect:` and `# ok:` are comments like any other here).
  * Threads: pure functions over one file's data. */
 #ifndef GL_SUPPRESS_H
 #define GL_SUPPRESS_H
 
+#include <stddef.h>
 #include <tree_sitter/api.h>
 
+#include "base/diag.h"
 #include "base/load.h"
 #include "model/model.h"
 #include "result.h"
@@ -54,5 +57,18 @@ bool gl_suppress_is_skip_file(const char *text, size_t len);
  * backslash continuation (outside a comment), the next line; repeatedly, as Ruff does. A comment
  * put there can never fall inside a string or break a continuation. tree NULL gives `line`. */
 uint32_t gl_suppress_noqa_line(const gl_source *src, const TSTree *tree, uint32_t line);
+
+/* --add-noqa (addnoqa.c): adds comments for the findings of res that are not suppressed to the
+ * file res->path (read again from disk, parsed again for its comments and strings). Each comment
+ * goes on the finding's noqa line (gl_suppress_noqa_line); codes merge into a `# noqa: X` already
+ * on that line (after its last code, before any free text), else `  # noqa: A, B` is appended at
+ * the end of the line's code; the file is rewritten atomically with every other byte (CRLF, BOM,
+ * trailing blanks) and its permission bits kept. A finding whose line already holds a bare noqa
+ * is suppressed and needs none; codes on one line are sorted and written once; findings of the
+ * unused-noqa rule (GPU001) get none (remove the directive instead). *added receives the number
+ * of lines that got a new or extended directive (0: the file is untouched). Returns 0, GL_EIO
+ * (cannot read or write; err says which and why) or GL_EINVAL (the file changed since it was
+ * linted, or is a notebook, whose cells are not rewritten). Main thread; one call per file. */
+int gl_addnoqa_file(const gl_file_result *res, size_t *added, gl_diag *err);
 
 #endif

@@ -17,7 +17,7 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
-#include "ci/baseline.h"
+#include "ci/ci.h"
 #include "report/report.h"
 #include "report_fixture.h"
 

@@ -1,4 +1,4 @@
-/* test_kernel_scan.c: unit tests for finding GPU kernels (kernel_scan.h).
+/* test_kernel_scan.c: unit tests for finding GPU kernels (src/checks/kernel-correctness/kernel_scan.h).
  * Owns: the kernel kind of each decorator form (`@cuda.jit`, `@cuda.jit(...)`, `device=True`,
  *       `@numba.cuda.jit`, aliases, `@jit.rawkernel()`, `@wp.kernel`, `@wp.func`), the near misses
  *       (other decorators, a rebound name, a class), the walk's kind filter and order, and the
@@ -14,8 +14,7 @@
 
 #include <cmocka.h>
 
-#include "checks/bench_scan.h"
-#include "checks/kernel_scan.h"
+#include "checks/kernel-correctness/kernel_scan.h"
 #include "model_fixture.h"
 
 /* fx, fx_build(), done() and find() come from model_fixture.h; these tests build without models. */

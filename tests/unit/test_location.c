@@ -2,7 +2,7 @@
  * Owns: every line-hash vector published in codeql-action's src/fingerprints.test.ts, exact, plus
  *       vectors for astral characters, invalid UTF-8, a BOM, long and blank lines computed with
  *       Node 20 running a transliteration of fingerprints.ts's hash() (Node's own UTF-8 stream
- *       decoder); URI cases; gl_report_safe_text cases.
+ *       decoder); URI cases; gl_utf8_safe_text cases.
  * Not: the formats (test_sarif.c, test_report.c).
  * Threads: single-threaded; the URI tests chdir into a mkdtemp directory and back. */
 #include <limits.h>
@@ -18,12 +18,14 @@
 #include <cmocka.h>
 
 #include "report/report.h"
+#include "base/utf8.h"
+#include "base/location.h"
 
 /* ---- line hashes ---------------------------------------------------------------------------- */
 
 static void check_hashes(const char *text, size_t len, const char *const *want, size_t nwant) {
   size_t n = 0;
-  char **got = gl_report_line_hashes(text, len, &n);
+  char **got = gl_loc_line_hashes(text, len, &n);
   if (n != nwant) fail_msg("got %zu lines, want %zu", n, nwant);
   for (size_t i = 0; i < n; i++) {
     if (strcmp(got[i], want[i]) != 0) fail_msg("line %zu: got %s, want %s", i + 1, got[i], want[i]);
@@ -127,7 +129,7 @@ static void test_hash_blank_lines(void **state) {
 
 static void check_uri(const char *path, const char *root, const char *want, bool want_rel) {
   bool rel = !want_rel;
-  char *got = gl_report_uri(path, root, &rel);
+  char *got = gl_loc_uri(path, root, &rel);
   if (strcmp(got, want) != 0 || rel != want_rel)
     fail_msg("uri(%s, %s): got %s (%d), want %s (%d)", path, root ? root : "NULL", got, rel, want,
              want_rel);
@@ -202,7 +204,7 @@ static void test_uri_relative_paths(void **state) {
 /* ---- visible text --------------------------------------------------------------------------- */
 
 static void check_safe(const char *s, size_t len, const char *want) {
-  char *got = gl_report_safe_text(s, len);
+  char *got = gl_utf8_safe_text(s, len);
   if (strcmp(got, want) != 0) fail_msg("safe(%zu bytes): got '%s', want '%s'", len, got, want);
   free(got);
 }

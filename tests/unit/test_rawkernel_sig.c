@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "checks/rawkernel_sig.h"
+#include "checks/kernel-correctness/rawkernel_sig.h"
 
 static bool parse(const char *text, const char *name, gl_rk_sig *sig) {
   return gl_rk_parse(text, strlen(text), name, strlen(name), sig);

@@ -15,7 +15,7 @@
 #include <cjson/cJSON.h>
 #include <cmocka.h>
 
-#include "ci/sarif_merge.h"
+#include "ci/ci.h"
 #include "base/xalloc.h"
 
 static char dir[] = "/tmp/gl_merge_XXXXXX";

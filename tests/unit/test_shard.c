@@ -10,7 +10,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "ci/shard.h"
+#include "ci/ci.h"
 #include "base/xalloc.h"
 
 static unsigned shard(const char *uri, unsigned n) { return gl_shard_of(uri, strlen(uri), n); }

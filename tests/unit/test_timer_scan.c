@@ -1,4 +1,4 @@
-/* test_timer_scan.c: unit tests for the index of the timing checks (src/checks/timer_scan.h),
+/* test_timer_scan.c: unit tests for the index of the timing checks (src/checks/timing/timer_scan.h),
  * over the built-in library models read from rules/models.
  * Owns: which nodes become events (clock kinds through aliases, GPU work, syncs, a file's
  *       syncing helper), bindings and parameters, timer classes, the region question (surely
@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "checks/timer_scan.h"
+#include "checks/timing/timer_scan.h"
 #include "libmodel/libmodel.h"
 #include "base/load.h"
 #include "model/model.h"

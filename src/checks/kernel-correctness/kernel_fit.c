@@ -1,0 +1,217 @@
+/* kernel_fit.c: launches of a kernel whose grid is a size floor-divided by the block
+ * (gl_kernel_floor_fit, kernel_scan.h), for GPU801.
+ * Owns: the classification of every reference to a kernel's name, the launch's grid and block,
+ *       names bound once in the launch's function or the module.
+ * Not: the kernel's body, reporting.
+ * Threads: no state beyond the caller's values. */
+#include "checks/kernel-correctness/kernel_scan.h"
+
+#include <string.h>
+
+#include "checks/node.h"
+#include "parse/parse.h"
+
+#define BIG_INT 1000000000ull
+
+/* Where a launch's names are looked up: its function (NULL at module level), and whether a name
+ * that function does not bind may be read from the module (false inside nested functions). */
+typedef struct where {
+  TSNode fn;
+  bool module_ok;
+} where;
+
+typedef struct fit {
+  const gl_check_ctx *ctx;
+  TSNode root;
+} fit;
+
+
+static TSNode unparen(TSNode e) {
+  while (!ts_node_is_null(e) && GL_IS(e, parenthesized_expression) &&
+         ts_node_named_child_count(e) == 1)
+    e = ts_node_named_child(e, 0);
+  return e;
+}
+
+/* Parents whose identifier children bind the name (besides an assignment's left side). */
+static const char *const binders[] = {
+    "augmented_assignment", "for_statement",  "for_in_clause",     "named_expression",
+    "pattern_list",         "tuple_pattern",  "list_pattern",      "as_pattern_target",
+    "aliased_import",       "dotted_name",    "global_statement",  "nonlocal_statement",
+    "function_definition",  "class_definition", "parameters",      "default_parameter",
+    "typed_parameter",      "typed_default_parameter", "lambda_parameters", "delete_statement",
+};
+
+static bool is_binder(TSNode parent) {
+  for (size_t i = 0; i < sizeof binders / sizeof binders[0]; i++)
+    if (gl_parse_type_is(parent, binders[i])) return true;
+  return false;
+}
+
+/* The value of the one binding of name in scope (a function's parameters and body, or the
+ * module without its functions and classes) when that binding is `name = value`; a null node
+ * otherwise. *seen is set when the scope binds the name at all. */
+static TSNode bound_in(const fit *f, TSNode scope, TSNode name, bool *seen) {
+  const gl_source *src = f->ctx->src;
+  TSNode value = {0};
+  int count = 0;
+  gl_check__walk s;
+  gl_check__walk_init(&s, f->ctx->model, scope);
+  TSNode n;
+  while (gl_check__walk_next(&s, &n)) {
+    if (!ts_node_eq(n, scope) && gl_parse_opens_scope(n)) {
+      gl_check__walk_skip(&s);
+      continue;
+    }
+    if (!GL_IS(n, identifier) || !gl_check__same_text(src, n, name)) continue;
+    const char *field = gl_check__walk_field(&s);
+    TSNode p = ts_node_parent(n);
+    if (GL_IS(p, assignment) && field && strcmp(field, "left") == 0) {
+      count++;
+      value = gl_parse_child(p, "right", 5);
+    } else if (is_binder(p) && !(field && strcmp(field, "attribute") == 0)) {
+      count += 2;
+    }
+  }
+  gl_check__walk_free(&s);
+  *seen = count > 0;
+  return count == 1 ? value : (TSNode){0};
+}
+
+/* The value name is bound to where the launch reads it; the where of that binding in *at. */
+static TSNode lookup(const fit *f, where w, TSNode name, where *at) {
+  bool seen = false;
+  *at = w;
+  if (!ts_node_is_null(w.fn)) {
+    TSNode v = bound_in(f, w.fn, name, &seen);
+    if (seen || !w.module_ok) return v;
+  }
+  *at = (where){.module_ok = true};
+  return bound_in(f, f->root, name, &seen);
+}
+
+static uint64_t literal_int(const gl_source *src, TSNode n) {
+  if (ts_node_is_null(n) || !gl_parse_type_is(n, "integer")) return 0;
+  uint64_t v = 0;
+  for (uint32_t i = ts_node_start_byte(n); i < ts_node_end_byte(n); i++) {
+    char ch = src->bytes[i];
+    if (ch == '_') continue;
+    if (ch < '0' || ch > '9' || v > BIG_INT) return 0;
+    v = v * 10 + (uint64_t)(ch - '0');
+  }
+  return v;
+}
+
+/* A positive integer literal, or a name bound once to one; 0 for anything else. */
+static uint64_t int_of(const fit *f, where w, TSNode e) {
+  e = unparen(e);
+  if (ts_node_is_null(e)) return 0;
+  where at;
+  if (GL_IS(e, identifier)) e = unparen(lookup(f, w, e, &at));
+  return literal_int(f->ctx->src, e);
+}
+
+/* `len(x)`, `x.size`, `x.shape[i]`, an integer, or (depth 0) a name bound once to one. */
+static bool is_size(const fit *f, where w, TSNode e, int depth) {
+  const gl_source *src = f->ctx->src;
+  e = unparen(e);
+  if (ts_node_is_null(e)) return false;
+  if (gl_parse_type_is(e, "integer")) return true;
+  if (GL_IS(e, call)) {
+    TSNode fn = gl_parse_child(e, "function", 8);
+    TSNode args = gl_parse_child(e, "arguments", 9);
+    return gl_check__text_is(src, fn, "len") && gl_model_is_builtin(f->ctx->model, fn) &&
+           !ts_node_is_null(args) && ts_node_named_child_count(args) == 1;
+  }
+  if (GL_IS(e, attribute))
+    return gl_check__text_is(src, gl_parse_child(e, "attribute", 9), "size");
+  if (GL_IS(e, subscript)) {
+    TSNode v = gl_parse_child(e, "value", 5);
+    return ts_node_named_child_count(e) == 2 && GL_IS(v, attribute) &&
+           gl_check__text_is(src, gl_parse_child(v, "attribute", 9), "shape") &&
+           gl_parse_type_is(ts_node_named_child(e, 1), "integer");
+  }
+  where at;
+  if (!GL_IS(e, identifier) || depth > 0) return false;
+  TSNode v = lookup(f, w, e, &at);
+  return !ts_node_is_null(v) && is_size(f, at, v, 1);
+}
+
+/* The grid g is `size // d` (or a name bound once to that) with d the block's integer. */
+static bool grid_fits(const fit *f, where w, TSNode g, TSNode block) {
+  uint64_t b = int_of(f, w, block);
+  g = unparen(g);
+  if (b == 0 || ts_node_is_null(g)) return false;
+  if (GL_IS(g, identifier)) g = unparen(lookup(f, w, g, &w));
+  if (ts_node_is_null(g) || !GL_IS(g, binary_operator)) return false;
+  TSNode op = gl_parse_child(g, "operator", 8);
+  if (ts_node_is_null(op) || !gl_parse_type_is(op, "//")) return false;
+  return is_size(f, w, gl_parse_child(g, "left", 4), 0) &&
+         int_of(f, w, gl_parse_child(g, "right", 5)) == b;
+}
+
+/* Where a launch's names are looked up, from its enclosing scopes; false inside a lambda or a
+ * class body. */
+static bool where_of(const fit *f, TSNode call, where *w) {
+  gl_check__nodes chain = {0};
+  bool ok = gl_check__ancestors(f->ctx->model, call, &chain);
+  int fns = 0;
+  *w = (where){.module_ok = true};
+  for (size_t i = chain.len; ok && i-- > 0;) {
+    TSNode n = chain.data[i];
+    if (GL_IS(n, lambda) || (fns == 0 && GL_IS(n, class_definition))) ok = false;
+    if (!GL_IS(n, function_definition)) continue;
+    if (fns++ == 0) w->fn = n;
+  }
+  w->module_ok = fns <= 1;
+  gl_vec_free(&chain);
+  return ok;
+}
+
+/* A launch `k[g, b, ...](...)` whose grid fits; sub is its subscript `k[g, b, ...]`. */
+static bool launch_fits(const fit *f, TSNode sub) {
+  TSNode call = ts_node_parent(sub);
+  where w;
+  if (!GL_IS(call, call) || !ts_node_eq(gl_parse_child(call, "function", 8), sub))
+    return false;
+  if (ts_node_named_child_count(sub) < 3 || !where_of(f, call, &w)) return false;
+  return grid_fits(f, w, ts_node_named_child(sub, 1), ts_node_named_child(sub, 2));
+}
+
+static bool inspection_attr(const gl_source *src, TSNode attr) {
+  TSNode a = gl_parse_child(attr, "attribute", 9);
+  if (ts_node_is_null(a)) return false;
+  uint32_t n = ts_node_end_byte(a) - ts_node_start_byte(a);
+  const char *t = src->bytes + ts_node_start_byte(a);
+  return gl_check__text_is(src, a, "definition") || gl_check__text_is(src, a, "definitions") ||
+         (n > 8 && memcmp(t, "inspect_", 8) == 0);
+}
+
+bool gl_kernel_floor_fit(const gl_check_ctx *ctx, const gl_kernel *k) {
+  TSNode name = gl_parse_child(k->def, "name", 4);
+  if (k->kind != GL_K_NUMBA || ts_node_is_null(name)) return false;
+  fit f = {ctx, ts_tree_root_node(ctx->tree)};
+  int launches = 0;
+  bool ok = true;
+  gl_check__walk s;
+  gl_check__walk_init(&s, ctx->model, f.root);
+  TSNode n;
+  while (ok && gl_check__walk_next(&s, &n)) {
+    if (!GL_IS(n, identifier) || ts_node_eq(n, name) || !gl_check__same_text(ctx->src, n, name))
+      continue;
+    const char *field = gl_check__walk_field(&s);
+    TSNode p = ts_node_parent(n);
+    if (field && strcmp(field, "attribute") == 0) continue;               /* x.k */
+    if (field && strcmp(field, "name") == 0 && gl_parse_type_is(p, "keyword_argument")) continue;
+    if (field && strcmp(field, "object") == 0 && GL_IS(p, attribute))
+      ok = inspection_attr(ctx->src, p);
+    else if (field && strcmp(field, "value") == 0 && GL_IS(p, subscript)) {
+      ok = launch_fits(&f, p);
+      launches++;
+    } else {
+      ok = false;
+    }
+  }
+  gl_check__walk_free(&s);
+  return ok && launches > 0;
+}
