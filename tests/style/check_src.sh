@@ -10,18 +10,17 @@ complain() { echo "$1"; fail=1; }
 
 banned='\b(strtok|strerror|localtime|gmtime|setlocale|sprintf|cJSON_GetErrorPtr)[[:space:]]*\('
 while IFS= read -r hit; do complain "banned function: $hit"; done < <(
-  grep -nE "$banned" src/*.c src/*.cpp src/*.h src/*/*.c src/*/*.h 2>/dev/null | grep -vE 'snprintf|vsnprintf|strerror_r')
+  grep -rnE --include='*.c' --include='*.cpp' --include='*.h' "$banned" src | grep -vE 'snprintf|vsnprintf|strerror_r')
 while IFS= read -r hit; do complain "pcre2posix.h is banned: $hit"; done < <(grep -n 'pcre2posix.h' -r src)
 
 while IFS= read -r hit; do complain "printing outside main.c and src/report/: $hit"; done < <(
-  grep -nE '\b(printf|fprintf|puts|fputs|perror)[[:space:]]*\(' src/*.c src/*.cpp src/checks/*.c 2>/dev/null | grep -v '^src/main.c:')
+  grep -rnE --include='*.c' --include='*.cpp' '\b(printf|fprintf|puts|fputs|perror)[[:space:]]*\(' src | grep -vE '^src/(main\.c|report/)')
 
-for f in src/*.c src/*.cpp src/*.h src/*/*.c src/*/*.h; do
-  [ -f "$f" ] || continue
+while IFS= read -r f; do
   head -1 "$f" | grep -q "^/\* $(basename "$f"): " || complain "$f: first line must be '/* $(basename "$f"): what it owns'"
   n=$(wc -l < "$f")
   [ "$n" -le 800 ] || complain "$f: $n lines, over the 800-line ceiling: split it by responsibility"
-done
+done < <(find src \( -name '*.c' -o -name '*.cpp' -o -name '*.h' -o -name '*.def' \) | sort)
 
 # cuda-probe/: the same banned functions, header comment and size ceiling (printing is allowed:
 # the probe is a program of its own).
