@@ -56,6 +56,7 @@ void gl_lm__unfreeze(gl_libmodels *lm) {
   map_free(&lm->group_names);
   gl_vec_free(&lm->wild);
   gl_vec_free(&lm->groups);
+  gl_vec_free(&lm->any_receiver);
   lm->frozen = false;
   lm->freeze_rc = GL_OK;
 }
@@ -261,6 +262,8 @@ int gl_libmodels_freeze(gl_libmodels *lm, gl_diag_list *errs) {
   build_types(lm, errs);
   build_names(lm, errs);
   build_wildcards(lm);
+  for (size_t i = 0; i < lm->entries.len; i++)
+    if (lm->entries.data[i].api.any_receiver) gl_vec_push(&lm->any_receiver, (uint32_t)i);
   lm->frozen = true;
   lm->freeze_rc = errs->len > before ? GL_EINVAL : GL_OK;
   gl_vec_free(&local);
@@ -302,6 +305,19 @@ static const gl_api_entry *member(const gl_libmodels *lm, uint8_t kind, uint16_t
 
 const gl_api_entry *gl_libmodels_method(const gl_libmodels *lm, uint16_t type, const char *name, size_t len) {
   return member(lm, GL_LM_METHOD, type, name, len);
+}
+
+const gl_api_entry *gl_libmodels_any_receiver_method(const gl_libmodels *lm, const char *name,
+                                                     size_t len, uint16_t *owner) {
+  if (!lm || !lm->frozen || !name) return NULL;
+  for (size_t k = 0; k < lm->any_receiver.len; k++) {
+    const gl_lm__entry *e = &lm->entries.data[lm->any_receiver.data[k]];
+    if (e->name_len == len && memcmp(e->name, name, len) == 0) {
+      *owner = e->owner;
+      return &e->api;
+    }
+  }
+  return NULL;
 }
 
 const gl_api_entry *gl_libmodels_attribute(const gl_libmodels *lm, uint16_t type, const char *name,

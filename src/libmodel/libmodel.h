@@ -67,7 +67,10 @@ typedef struct gl_api_entry {
   uint8_t when;              /* gl_when, for the data roles */
   uint8_t result;            /* gl_result */
   uint16_t type;             /* type id of the result, or GL_TYPE_NONE */
-  uint16_t decorates;        /* as a decorator: the type given to the decorated def, or NONE */
+  uint16_t decorates;        /* as a decorator: the type given to the decorated def; as a base
+                                class: the type given to the derived class; or NONE */
+  bool any_receiver;         /* a method that also applies to a receiver of unknown type in a
+                                file importing the type's library (`batch.cuda()`) */
 } gl_api_entry;
 
 typedef struct gl_libmodels gl_libmodels;
@@ -93,6 +96,10 @@ const gl_api_entry *gl_libmodels_function(const gl_libmodels *lm, const char *qu
 /* Exact names only: no wildcard. */
 const gl_api_entry *gl_libmodels_function_exact(const gl_libmodels *lm, const char *qualified, size_t len);
 const gl_api_entry *gl_libmodels_method(const gl_libmodels *lm, uint16_t type, const char *name, size_t len);
+/* A method marked "any-receiver" named name, and the type that defines it (*owner); NULL when
+ * none. */
+const gl_api_entry *gl_libmodels_any_receiver_method(const gl_libmodels *lm, const char *name,
+                                                     size_t len, uint16_t *owner);
 const gl_api_entry *gl_libmodels_attribute(const gl_libmodels *lm, uint16_t type, const char *name, size_t len);
 /* Subscript, binary/unary/comparison operators, and calling an object of the type. */
 const gl_api_entry *gl_libmodels_subscript(const gl_libmodels *lm, uint16_t type);

@@ -83,6 +83,7 @@ struct gl_libmodels {
   gl_lm__map group_names;     /* first segment -> group */
   gl_vec(uint32_t) wild;      /* wildcard entry indices, by group, longest first */
   gl_vec(gl_lm__group) groups;
+  gl_vec(uint32_t) any_receiver;  /* entry indices of "any-receiver" methods */
 };
 
 /* Drops the lookup tables (gl_libmodels_add calls it: a new file needs a new freeze). */

@@ -275,11 +275,15 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
     read_ref(c, it, off, "type", &e->type);
   } else if (strcmp(it->string, "decorates") == 0) {
     read_ref(c, it, off, "decorates", &e->decorates);
+  } else if (strcmp(it->string, "any-receiver") == 0) {
+    if (!cJSON_IsBool(it)) err(c, off, "'any-receiver' must be true or false");
+    else if (e->kind != GL_LM_METHOD) err(c, off, "'any-receiver' applies to methods only");
+    else e->api.any_receiver = cJSON_IsTrue(it);
   }
 }
 
 static bool is_entry_key(const char *k) {
-  static const char *const keys[] = {"roles", "when", "result", "type", "decorates"};
+  static const char *const keys[] = {"roles", "when", "result", "type", "decorates", "any-receiver"};
   for (size_t i = 0; i < COUNT(keys); i++)
     if (strcmp(k, keys[i]) == 0) return true;
   return false;
@@ -301,7 +305,8 @@ static uint32_t read_entry(jctx *c, const cJSON *v, const jcur *at, uint8_t kind
     cur_step(c, v, it, at->val, &m);
     if (repeat_reported(c, v, it, &m)) continue;
     if (!is_entry_key(it->string)) {
-      err(c, m.key, "unknown key '%s' (expected roles, when, result, type or decorates)", it->string);
+      err(c, m.key, "unknown key '%s' (expected roles, when, result, type, decorates or any-receiver)",
+          it->string);
       continue;
     }
     if (strcmp(it->string, "when") == 0) when_off = m.val;

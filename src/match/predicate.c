@@ -399,7 +399,7 @@ static bool test_node(const gl_pred *p, TSNode n, const TSQueryMatch *m, gl_pred
     case GL_PRED_RESOLVES_MATCH:
       return resolves(env, n, &len) && regex_finds(env, p, env->qbuf, len);
     case GL_PRED_IN_LOOP:
-      return env->model && gl_model_in_loop(env->model, n);
+      return env->model && gl_model_hot(env->model, n) && !gl_model_needed_transfer(env->model, n);
     case GL_PRED_ROLE:
       return env->model && (gl_model_roles(env->model, n) & p->roles);
     case GL_PRED_DEVICE:

@@ -60,6 +60,7 @@ static void init_fields(gl_model__fields *f, const TSLanguage *lang) {
   f->right = field_id(lang, "right");
   f->type = field_id(lang, "type");
   f->value = field_id(lang, "value");
+  f->superclasses = field_id(lang, "superclasses");
 }
 
 /* ---- the node index ------------------------------------------------------------------------ */

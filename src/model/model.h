@@ -69,6 +69,21 @@ bool gl_model_resolve(const gl_model *m, TSNode node, char *buf, size_t cap);
  * False for anonymous nodes and nodes of other trees. O(1) on average. */
 bool gl_model_in_loop(const gl_model *m, TSNode node);
 
+/* True when node is in a loop (gl_model_in_loop) and runs on every iteration of a hot one: not
+ * under a frequency guard between it and its innermost loop (the consequence of an `if` whose
+ * condition takes a remainder, `step % N == 0`, or compares with an integer, `i == 0`, or that
+ * ends in break / return / raise), not in a loop of a few literal trips (`range(3)`, a literal
+ * tuple or list), and not in an outer loop beside an inner loop that does the GPU work (once
+ * per epoch, not per step). Comprehensions are hot. Cost: a walk up to the loop plus a scan of
+ * the loop's body. */
+bool gl_model_hot(const gl_model *m, TSNode node);
+
+/* True when node, a device-to-host read, feeds host code that cannot take device data: its value
+ * (through `.numpy()`, `.cpu()`, subscripts) is an argument of an environment's `step` (a call
+ * `<...env...>.step(...)`), directly or through a name a later statement of the same block
+ * passes to one. Such a copy per step is the loop's point, not a pitfall. */
+bool gl_model_needed_transfer(const gl_model *m, TSNode node);
+
 /* ---- provenance (docs/models.md); each O(1) on average from the node's record ------------- */
 
 /* The provenance of an expression's value. Unknown for statements, nodes that are not values

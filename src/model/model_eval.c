@@ -9,6 +9,7 @@
  * Threads: runs inside gl_model_build on one worker. */
 #include "model/model_prov.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #define DATA_ROLES \
@@ -82,6 +83,32 @@ static use use_of(const gl_api_entry *e) {
   return u;
 }
 
+/* True when node i, of unknown value, is what a program passes to `.to(...)` or torch.device()
+ * to select its accelerator at run time: a name, attribute, call or subscript (`device`,
+ * `args.device`, `self.device`, `get_device()`, `cfg["device"]`) that names no dtype (no
+ * qualified name such as torch.float16, no name ending in `dtype`) and has no type (a tensor of
+ * unknown device, `t.to(other)`, copies other's device, which may be the CPU). */
+static bool may_name_accelerator(const gl_prov_pass *pp, uint32_t i) {
+  if (i != GL_MODEL__NONE && pp->m->nodes.data[i].kind == GL_K_KEYWORD_ARGUMENT)   /* device=x */
+    i = gl_model__index_of(pp->m, ts_node_child_by_field_id(pp->m->nodes.data[i].node, pp->m->f.value));
+  if (i == GL_MODEL__NONE) return false;
+  const gl_model__rec *r = &pp->m->nodes.data[i];
+  if ((r->val & (GL_VAL_QUAL | GL_VAL_CPU | GL_VAL_CUDA)) || r->type != GL_TYPE_NONE ||
+      (gl_prov)(r->val & GL_VAL_PROV) != GL_PROV_UNKNOWN)
+    return false;
+  switch ((gl_model__kind)r->kind) {
+    case GL_K_IDENTIFIER: case GL_K_ATTRIBUTE: case GL_K_CALL: case GL_K_SUBSCRIPT: break;
+    default: return false;
+  }
+  size_t len;
+  const char *s = gl_model__text(pp->m, r->node, &len);
+  size_t k = len;   /* the last identifier of the text */
+  while (k > 0 && (isalnum((unsigned char)s[k - 1]) || s[k - 1] == '_')) k--;
+  for (size_t j = k; j + 4 <= len; j++)
+    if (memcmp(s + j, "type", 4) == 0) return false;
+  return true;
+}
+
 static gl_prov result_prov(const gl_prov_pass *pp, const use *u, gl_pval a0, uint8_t *named) {
   *named = 0;
   switch ((gl_result)u->e->result) {
@@ -91,15 +118,31 @@ static gl_prov result_prov(const gl_prov_pass *pp, const use *u, gl_pval a0, uin
     case GL_RESULT_ARG0: return gl_pval_prov(a0);
     case GL_RESULT_DEVICE_KWARG:
       if (u->devkw == GL_MODEL__NONE) return GL_PROV_HOST;
+      if (may_name_accelerator(pp, u->devkw)) {   /* torch.zeros(n, device=device) */
+        *named = GL_VAL_ACCEL;
+        return GL_PROV_DEVICE;
+      }
+      *named = (uint8_t)(gl_prov__val(pp, u->devkw).bits & GL_VAL_ACCEL);
       return prov_of_names(names_device(gl_prov__val(pp, u->devkw)));
     case GL_RESULT_TO_ARG: {
       uint32_t t = u->devkw != GL_MODEL__NONE ? u->devkw : u->arg0;
-      return t == GL_MODEL__NONE ? GL_PROV_UNKNOWN
-                                 : prov_of_names(names_device(gl_prov__val(pp, t)));
+      if (t == GL_MODEL__NONE) return GL_PROV_UNKNOWN;
+      gl_pval tv = gl_prov__val(pp, t);
+      if (may_name_accelerator(pp, t)) {   /* x.to(device), x.to(args.device) */
+        *named = GL_VAL_ACCEL;
+        return GL_PROV_DEVICE;
+      }
+      *named = (uint8_t)(tv.bits & GL_VAL_ACCEL);
+      return prov_of_names(names_device(tv));
     }
     case GL_RESULT_DEVICE_SPEC: {
       names n = u->arg0 == GL_MODEL__NONE ? NAMES_NOTHING : names_device(a0);
       *named = n == NAMES_CUDA ? GL_VAL_CUDA : n == NAMES_CPU ? GL_VAL_CPU : 0;
+      if (n == NAMES_CUDA) *named |= (uint8_t)(a0.bits & GL_VAL_ACCEL);
+      if (n == NAMES_NOTHING && may_name_accelerator(pp, u->arg0)) {   /* torch.device(args.device) */
+        *named = GL_VAL_CUDA | GL_VAL_ACCEL;
+        return GL_PROV_DEVICE;
+      }
       return prov_of_names(n);
     }
     default:
@@ -278,6 +321,42 @@ static const gl_api_entry *typed_method(gl_prov_pass *pp, const gl_pframe *f, us
   return e;
 }
 
+/* A method the models apply to receivers of unknown type (`batch.cuda()`, `x.to(device)`), in a
+ * file that imports the library of the type that defines it. */
+static const gl_api_entry *any_receiver_method(gl_prov_pass *pp, const char *name, size_t len) {
+  uint16_t owner;
+  const gl_api_entry *e = gl_libmodels_any_receiver_method(pp->lm, name, len, &owner);
+  if (!e) return NULL;
+  const char *tn = gl_libmodels_type_name(pp->lm, owner);
+  const char *dot = strchr(tn, '.');
+  size_t n = dot ? (size_t)(dot - tn) : strlen(tn);
+  if (n >= sizeof(pp->qbuf)) return NULL;
+  memcpy(pp->qbuf, tn, n);
+  pp->qbuf[n] = 0;
+  return gl_model_imports(pp->m, pp->qbuf) ? e : NULL;
+}
+
+/* True when callee (a call's function node) names no def of this file: `model`, `self.net`,
+ * `criterion` are objects (modules) whose definition the file does not show. */
+static bool callee_is_opaque(const gl_prov_pass *pp, uint32_t callee) {
+  const gl_model__rec *r = &pp->m->nodes.data[callee];
+  TSNode n = r->node;
+  if (r->kind == GL_K_ATTRIBUTE) n = ts_node_child_by_field_id(n, pp->m->f.attribute);
+  else if (r->kind != GL_K_IDENTIFIER) return false;
+  size_t len;
+  const char *s = gl_model__text(pp->m, n, &len);
+  if (len == 0 || len > 120) return false;
+  char pat[128];
+  memcpy(pat, "def ", 4);
+  memcpy(pat + 4, s, len);
+  pat[4 + len] = '(';
+  const char *b = pp->m->src->bytes;
+  size_t blen = pp->m->src->len;
+  for (const char *q = b; (q = memchr(q, 'd', (size_t)(b + blen - q))) && (size_t)(b + blen - q) >= len + 5; q++)
+    if (memcmp(q, pat, len + 5) == 0) return false;
+  return true;
+}
+
 /* The entry of a call and what it applies to. */
 static use call_use(gl_prov_pass *pp, const gl_pframe *f) {
   const gl_model__rec *fr = &pp->m->nodes.data[f->kid[0]];
@@ -303,6 +382,7 @@ static use call_use(gl_prov_pass *pp, const gl_pframe *f) {
     size_t len;
     const char *name = node_text(pp, f->meth, &len);
     if (u.recv.type != GL_TYPE_NONE) u.e = gl_libmodels_method(pp->lm, u.recv.type, name, len);
+    else u.e = any_receiver_method(pp, name, len);
     /* a method call may mutate its receiver, unless the model says it only copies (t.cuda()) */
     if (!u.e || !(u.e->roles & (GL_ROLE_H2D | GL_ROLE_D2H)))
       gl_prov__touch_root(pp, fr->node, GL_TOUCH_MUTATED, GL_MODEL__NONE);
@@ -319,7 +399,19 @@ static void call(gl_prov_pass *pp, const gl_pframe *f) {
   gl_pval v = gl_pval_unknown();
   if (f->kid[0] != GL_MODEL__NONE) {
     use u = call_use(pp, f);
-    if (u.e) v = apply(pp, &u, &roles);
+    if (u.e) {
+      v = apply(pp, &u, &roles);
+    } else if (!(pp->m->nodes.data[f->kid[0]].val & (GL_VAL_QUAL | GL_VAL_BUILTIN))) {
+      /* An object of unknown type called on typed device data, `model(x)`, `self.head(h)`,
+       * `criterion(out, y)`: a module the file does not define maps device tensors to device
+       * tensors of the same kind. */
+      gl_pval a0 = gl_prov__val(pp, f->arg0);
+      if (gl_pval_prov(a0) == GL_PROV_DEVICE && a0.type != GL_TYPE_NONE &&
+          (!u.has_recv || u.recv.type == GL_TYPE_NONE) && callee_is_opaque(pp, f->kid[0])) {
+        v.type = a0.type;
+        v.bits = (uint8_t)(GL_PROV_DEVICE | (a0.bits & GL_VAL_ACCEL));
+      }
+    }
   }
   gl_prov__set(pp, f->rec, v, roles);
 }
@@ -433,6 +525,19 @@ uint16_t gl_prov__decorated_type(gl_prov_pass *pp, TSNode dd) {
     const gl_api_entry *e = function_entry(pp, xi);
     if (e && e->decorates != GL_TYPE_NONE) return e->decorates;
   }
+  return GL_TYPE_NONE;
+}
+
+uint16_t gl_prov__base_class_type(gl_prov_pass *pp, uint32_t i) {
+  const gl_model__rec *r = &pp->m->nodes.data[i];
+  if (r->kind == GL_K_KEYWORD_ARGUMENT) return GL_TYPE_NONE;   /* metaclass=... */
+  if (r->val & GL_VAL_QUAL) {
+    const gl_api_entry *e = function_entry(pp, i);
+    return e ? e->decorates : GL_TYPE_NONE;
+  }
+  if (r->kind == GL_K_IDENTIFIER && r->type != GL_TYPE_NONE &&
+      gl_libmodels_call(pp->lm, r->type))   /* a class of this file with a library base */
+    return r->type;
   return GL_TYPE_NONE;
 }
 

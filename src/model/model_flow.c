@@ -170,6 +170,12 @@ static void unpack(gl_prov_pass *pp, const gl_ptarget *t) {
     }
   }
   gl_pval elem = {GL_TYPE_NONE, (uint8_t)(t->v.bits & (GL_VAL_PROV | GL_VAL_FROM_DEVICE))};
+  /* the parts of device data whose elements are of its own type (a tensor's rows are tensors,
+   * and so are the outputs of `mu, logvar = model(x)`) keep the type */
+  if (gl_pval_prov(t->v) == GL_PROV_DEVICE && t->v.type != GL_TYPE_NONE) {
+    const gl_api_entry *se = gl_libmodels_subscript(pp->lm, t->v.type);
+    if (se && se->type == t->v.type) elem.type = t->v.type;
+  }
   for (size_t i = pp->ta.len; i-- > 0;)   /* reversed: popped in source order */
     push_target(pp, pp->ta.data[i], pair ? pp->sa.data[i] : null_node(), elem);
 }

@@ -198,6 +198,7 @@ enum {
   GL_REC_TARGET = 4,      /* an identifier bound here (assignment / for / with / as / := target) */
   GL_REC_FIRST_FOR = 8,   /* the first for_in_clause of its comprehension */
   GL_REC_FALLBACK = 16,   /* the target of an optional-import fallback (`cp = None`) */
+  GL_REC_QUEUED = 32,     /* a def or lambda whose body is queued for its own walk */
 };
 
 /* gl_model__rec.val, set by the provenance pass (model_prov.c): the value's provenance in the low
@@ -207,10 +208,12 @@ enum {
   GL_VAL_FROM_DEVICE = 4,   /* host value computed from a d2h result in this function */
   GL_VAL_CUDA = 8,          /* names a CUDA device ("cuda:0", torch.device("cuda")) */
   GL_VAL_CPU = 16,          /* names the CPU ("cpu", torch.device("cpu")) */
-  GL_VAL_BITS = 31,         /* the bits above: what a binding carries */
-  GL_VAL_QUAL = 32,         /* an expression that resolves to a qualified name (an import) */
-  GL_VAL_BUILTIN = 64,      /* an identifier bound in no scope of its chain */
-  GL_VAL_QUEUED = 128,      /* a def or lambda whose body is queued for its own walk */
+  GL_VAL_ACCEL = 32,        /* the accelerator the program selects at run time: with GL_VAL_CUDA,
+                               names it (`"cuda" if ok else "cpu"`, torch.device(args.device));
+                               with provenance device, data moved to it (`x.to(device)`) */
+  GL_VAL_BITS = 63,         /* the bits above: what a binding carries */
+  GL_VAL_QUAL = 64,         /* an expression that resolves to a qualified name (an import) */
+  GL_VAL_BUILTIN = 128,     /* an identifier bound in no scope of its chain */
 };
 
 typedef struct gl_model__rec {
@@ -227,7 +230,8 @@ typedef struct gl_model__rec {
 
 typedef struct gl_model__fields {
   TSFieldId alias, alternative, argument, arguments, attribute, body, condition, consequence,
-      definition, function, left, module_name, name, object, parameters, right, type, value;
+      definition, function, left, module_name, name, object, parameters, right, superclasses, type,
+      value;
 } gl_model__fields;
 
 /* What loops touch (model_loop.c): one record per (loop, names entry), plus one per loop

@@ -88,8 +88,8 @@ static bool body_again(gl_prov_pass *pp, gl_pframe *loop) {
 
 static void queue_body(gl_prov_pass *pp, uint32_t def) {
   gl_model__rec *r = &pp->m->nodes.data[def];
-  if (r->val & GL_VAL_QUEUED) return;
-  r->val |= GL_VAL_QUEUED;
+  if (r->flags & GL_REC_QUEUED) return;
+  r->flags |= GL_REC_QUEUED;
   gl_vec_push(&pp->deferred, def);
 }
 
@@ -259,6 +259,26 @@ static void bind_definition_name(gl_prov_pass *pp, const gl_pframe *def, uint32_
   gl_prov__bind_node(pp, name, v, pp->m->nodes.data[name].scope);
 }
 
+/* `class Net(nn.Module):` once its bases are evaluated: the first base that is a library class
+ * whose entry has `decorates` (torch.nn.Module), or a class of this file that got a type so
+ * (`class GPT(Block)`), gives Net's name that type. */
+static void bind_derived_class(gl_prov_pass *pp, const gl_pframe *def, uint32_t bases) {
+  const gl_model *m = pp->m;
+  TSNode name = ts_node_child_by_field_id(node_of(pp, def->rec), m->f.name);
+  uint32_t ni = gl_model__index_of(m, name);
+  if (ni == GL_MODEL__NONE) return;
+  uint32_t end = gl_model_node_end(m, bases);
+  gl_pval v = gl_pval_unknown();
+  for (uint32_t i = bases + 1; i < end; i = gl_model_node_end(m, i)) {
+    uint16_t t = gl_prov__base_class_type(pp, i);
+    if (t == GL_TYPE_NONE) continue;
+    v.type = t;
+    v.bits = (uint8_t)gl_libmodels_type_prov(pp->lm, t);
+    break;
+  }
+  gl_prov__bind_node(pp, ni, v, m->nodes.data[ni].scope);
+}
+
 /* Hooks of a finished child x for its parent p (p is the stack's top). */
 static void parent_leave(gl_prov_pass *pp, gl_pframe *p, const gl_pframe *x) {
   const gl_model__fields *fd = &pp->m->f;
@@ -278,7 +298,11 @@ static void parent_leave(gl_prov_pass *pp, gl_pframe *p, const gl_pframe *x) {
         gl_prov__branch_end(pp, &pp->stack.data[pp->stack.len - 2]);
       break;
     case GL_K_FUNCTION_DEFINITION: case GL_K_CLASS_DEFINITION:
-      if (x->field == fd->name) bind_definition_name(pp, p, x->rec);
+      /* a class with bases is bound once they are known (one binding: free variables fold) */
+      if (x->field == fd->name &&
+          (p->kind != GL_K_CLASS_DEFINITION || child_at(pp, p->rec, fd->superclasses) == GL_MODEL__NONE))
+        bind_definition_name(pp, p, x->rec);
+      if (x->field == fd->superclasses) bind_derived_class(pp, p, x->rec);
       break;
     case GL_K_FOR_IN_CLAUSE:
       if (x->field == fd->right && (pp->m->nodes.data[p->rec].flags & GL_REC_FIRST_FOR) &&

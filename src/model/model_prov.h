@@ -35,6 +35,12 @@ static inline gl_pval gl_pval_join(gl_pval a, gl_pval b) {
   r.type = a.type == b.type ? a.type : GL_TYPE_NONE;
   uint8_t prov = (a.bits & GL_VAL_PROV) == (b.bits & GL_VAL_PROV) ? (a.bits & GL_VAL_PROV) : 0;
   r.bits = (uint8_t)(((a.bits & b.bits) & (GL_VAL_BITS & ~GL_VAL_PROV)) | prov);
+  /* a CUDA device on one side and the CPU on the other (`"cuda" if ok else "cpu"`): the program
+   * picks its accelerator at run time, and is linted for its GPU path */
+  bool cuda_a = (a.bits & GL_VAL_CUDA) || (a.bits & GL_VAL_PROV) == GL_PROV_DEVICE;
+  bool cuda_b = (b.bits & GL_VAL_CUDA) || (b.bits & GL_VAL_PROV) == GL_PROV_DEVICE;
+  if ((cuda_a && (b.bits & GL_VAL_CPU)) || (cuda_b && (a.bits & GL_VAL_CPU)))
+    r.bits = (uint8_t)((r.bits & ~GL_VAL_CPU) | GL_VAL_CUDA | GL_VAL_ACCEL);
   return r;
 }
 
@@ -166,6 +172,11 @@ gl_pval gl_prov__operate(gl_prov_pass *pp, const gl_pval *dev, const gl_pval *ty
 
 /* The type a def's decorators give its name (GL_TYPE_NONE when none has `decorates`). */
 uint16_t gl_prov__decorated_type(gl_prov_pass *pp, TSNode decorated_definition);
+
+/* The type a class gets from its base node i (an expression among its superclasses): the
+ * `decorates` type of a library class's entry, or the type of a class of this file that has
+ * one; GL_TYPE_NONE otherwise. */
+uint16_t gl_prov__base_class_type(gl_prov_pass *pp, uint32_t i);
 
 /* The value an annotation (a `type` node) gives a parameter. */
 gl_pval gl_prov__annotation(gl_prov_pass *pp, TSNode type);

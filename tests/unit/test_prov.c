@@ -331,8 +331,8 @@ static void test_rebinding_and_unpacking(void **state) {
   PROV(f, "identifier:a", "device");
   TYPE(f, "identifier:a", "cupy.ndarray");
   PROV(f, "identifier:b", "host");
-  PROV(f, "identifier:c", "device"); /* unpacking a device value: device, no type */
-  TYPE(f, "identifier:c", "-");
+  PROV(f, "identifier:c", "device"); /* unpacking device data: its rows, of its type */
+  TYPE(f, "identifier:c", "cupy.ndarray");
   PROV(f, "identifier:d", "device");
   PROV(f, "identifier:e", "unknown");
   PROV(f, "identifier:k", "device");
@@ -517,20 +517,20 @@ static void test_device_keywords_and_to(void **state) {
   TYPE(f, "identifier:b", "torch.Tensor");
   PROV(f, "identifier:c", "device");
   PROV(f, "identifier:d", "host");
-  PROV(f, "identifier:e", "unknown");
+  PROV(f, "identifier:e", "device"); /* device=dev: the accelerator chosen at run time */
   PROV(f, "identifier:gpu", "device"); /* a device spec naming CUDA */
   PROV(f, "identifier:cpu", "host");
   PROV(f, "identifier:g", "device");
   PROV(f, "identifier:h", "host");
   PROV(f, "identifier:k", "device");
-  PROV(f, "identifier:l", "unknown");
+  PROV(f, "identifier:l", "device"); /* a.to(dev): linted for its GPU path */
   PROV(f, "identifier:m", "device");
   PROV(f, "identifier:n", "device");
   ROLES(f, "call:a.cuda()", H2D);
   PROV(f, "identifier:o", "device"); /* b.device: b is on CUDA */
   ROLES(f, "call:torch.tensor([1], device='cuda')", H2D);
   ROLES(f, "call:torch.tensor([1])", 0); /* result-device: a host tensor uploads nothing */
-  PROV(f, "identifier:t", "unknown");
+  PROV(f, "identifier:t", "device"); /* 'cuda' if u else 'cpu': the accelerator */
   done(f);
 }
 

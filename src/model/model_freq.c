@@ -1,0 +1,219 @@
+/* model_freq.c: how often a node in a loop runs (model.h gl_model_hot), and reads a loop needs
+ *       (gl_model_needed_transfer: host code such as an environment's step takes the result).
+ * Owns: the innermost loop of a node (for / while body; a comprehension is always hot), the
+ *       guards between them (`if step % N == 0`, `if i == 0`, a block that ends in break /
+ *       return / raise), cold loops (a literal trip count: `range(3)`, a literal tuple or list),
+ *       and the outer loop of a nested loop that does the GPU work (its other statements run once
+ *       per outer iteration: per epoch, not per step).
+ * Not: what the loop rebinds (model_loop.c), provenance (model_prov.c).
+ * Threads: pure queries over a built model. */
+#include "model/model_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Literal trip counts are not cold yet: the test suite writes `range(3)` for "a loop" (issue 19). */
+#define COLD_TRIPS 0
+
+static const char *type_of(const gl_model *m, uint32_t i) {
+  return ts_node_type(m->nodes.data[i].node);
+}
+
+/* True when the condition subtree [c, end) reads like a frequency guard: it takes a remainder
+ * (`step % N == 0`, `not i % 100`) or compares with an integer literal (`step == 0`). */
+static bool is_guard(const gl_model *m, uint32_t c) {
+  uint32_t end = m->ends[c];
+  for (uint32_t j = c; j < end; j++) {
+    const gl_model__rec *r = &m->nodes.data[j];
+    if (r->kind == GL_K_BINARY_OPERATOR) {
+      TSNode op = ts_node_child_by_field_id(r->node, ts_language_field_id_for_name(
+                                                         ts_tree_language(m->tree), "operator", 8));
+      if (!ts_node_is_null(op) && strcmp(ts_node_type(op), "%") == 0) return true;
+    } else if (r->kind == GL_K_COMPARISON_OPERATOR) {
+      bool eq = false, lit = false;
+      uint32_t n = ts_node_child_count(r->node);
+      for (uint32_t k = 0; k < n; k++) {
+        TSNode x = ts_node_child(r->node, k);
+        const char *t = ts_node_type(x);
+        if (!ts_node_is_named(x) && strcmp(t, "==") == 0) eq = true;
+        if (strcmp(t, "integer") == 0) lit = true;
+      }
+      if (eq && lit) return true;
+    }
+  }
+  return false;
+}
+
+/* True when block b's last statement leaves the loop or the function (the block runs once). */
+static bool block_exits(const gl_model *m, uint32_t b) {
+  uint32_t last = GL_MODEL__NONE;
+  for (uint32_t j = b + 1; j < m->ends[b]; j = m->ends[j])
+    if (m->nodes.data[j].kind != GL_K_COMMENT) last = j;
+  if (last == GL_MODEL__NONE) return false;
+  const char *t = type_of(m, last);
+  return !strcmp(t, "break_statement") || !strcmp(t, "return_statement") ||
+         !strcmp(t, "raise_statement");
+}
+
+/* True for `range(<small literal>)` and literal displays: a loop of a few fixed trips. */
+static bool cold_iterable(const gl_model *m, uint32_t loop) {
+  TSNode it = ts_node_child_by_field_id(m->nodes.data[loop].node, m->f.right);
+  if (ts_node_is_null(it)) return false;
+  const char *t = ts_node_type(it);
+  if (!strcmp(t, "tuple") || !strcmp(t, "list") || !strcmp(t, "set") || !strcmp(t, "dictionary"))
+    return true;
+  if (strcmp(t, "call") != 0) return false;
+  TSNode fn = ts_node_child_by_field_id(it, m->f.function);
+  TSNode args = ts_node_child_by_field_id(it, m->f.arguments);
+  size_t len;
+  const char *s = gl_model__text(m, fn, &len);
+  if (len != 5 || memcmp(s, "range", 5) != 0 || ts_node_is_null(args)) return false;
+  uint32_t n = ts_node_named_child_count(args);
+  if (n < 1 || n > 2) return false;
+  long v[2] = {0, 0};
+  for (uint32_t k = 0; k < n; k++) {
+    TSNode a = ts_node_named_child(args, k);
+    if (strcmp(ts_node_type(a), "integer") != 0) return false;
+    const char *as = gl_model__text(m, a, &len);
+    char buf[24];
+    if (len >= sizeof(buf)) return false;
+    memcpy(buf, as, len);
+    buf[len] = 0;
+    v[k] = strtol(buf, NULL, 0);
+  }
+  long trips = n == 1 ? v[0] : v[1] - v[0];
+  return trips <= 16;
+}
+
+/* True when subtree i holds a device value or a call that enqueues GPU work or moves data. */
+static bool does_gpu_work(const gl_model *m, uint32_t i) {
+  for (uint32_t j = i; j < m->ends[i]; j++) {
+    const gl_model__rec *r = &m->nodes.data[j];
+    if ((r->val & GL_VAL_PROV) == GL_PROV_DEVICE && !(r->val & (GL_VAL_CUDA | GL_VAL_CPU)))
+      return true;
+    if (r->roles & (GL_ROLE_GPU_WORK | GL_ROLE_H2D | GL_ROLE_D2H)) return true;
+  }
+  return false;
+}
+
+/* True when the body of loop holds another loop, not around node i, that does GPU work: the
+ * statements of loop outside it run once per outer iteration. */
+static bool has_inner_gpu_loop(const gl_model *m, uint32_t loop, uint32_t i) {
+  for (uint32_t j = loop + 1; j < m->ends[loop]; j++) {
+    uint8_t k = m->nodes.data[j].kind;
+    if (k == GL_K_FUNCTION_DEFINITION || k == GL_K_CLASS_DEFINITION || k == GL_K_LAMBDA) {
+      j = m->ends[j] - 1;
+      continue;
+    }
+    if (k != GL_K_FOR_STATEMENT && k != GL_K_WHILE_STATEMENT) continue;
+    if (j <= i && i < m->ends[j]) continue;   /* the loop around i: not beside it */
+    if (does_gpu_work(m, j)) return true;
+    j = m->ends[j] - 1;
+  }
+  return false;
+}
+
+bool gl_model_hot(const gl_model *m, TSNode node) {
+  if (!gl_model_in_loop(m, node)) return false;
+  uint32_t i = gl_model__index_of(m, node);
+  if (i == GL_MODEL__NONE) return false;
+  for (uint32_t c = i, p = m->nodes.data[i].parent; p != GL_MODEL__NONE;
+       c = p, p = m->nodes.data[p].parent) {
+    const gl_model__rec *pr = &m->nodes.data[p], *cr = &m->nodes.data[c];
+    switch ((gl_model__kind)pr->kind) {
+      case GL_K_IF_STATEMENT: case GL_K_ELIF_CLAUSE:
+        if (cr->field == m->f.consequence) {
+          TSNode cond = ts_node_child_by_field_id(pr->node, m->f.condition);
+          uint32_t ci = gl_model__index_of(m, cond);
+          if (ci != GL_MODEL__NONE && is_guard(m, ci)) return false;
+          if (block_exits(m, c)) return false;
+        }
+        break;
+      case GL_K_FOR_STATEMENT: case GL_K_WHILE_STATEMENT:
+        if (cr->field != m->f.body) break;
+        if (pr->kind == GL_K_FOR_STATEMENT && COLD_TRIPS && cold_iterable(m, p)) return false;
+        return !has_inner_gpu_loop(m, p, i);
+      case GL_K_LIST_COMPREHENSION: case GL_K_SET_COMPREHENSION:
+      case GL_K_DICTIONARY_COMPREHENSION: case GL_K_GENERATOR_EXPRESSION:
+        return true;
+      case GL_K_FUNCTION_DEFINITION: case GL_K_LAMBDA: case GL_K_CLASS_DEFINITION:
+        return true;
+      default:
+        break;
+    }
+  }
+  return true;
+}
+
+/* ---- needed transfers -------------------------------------------------------------------------- */
+
+/* True when call node c is `<...env...>.step(...)`: an environment's step, host code that takes
+ * host data (Gym, Gymnasium and their vector wrappers). */
+static bool is_env_step(const gl_model *m, TSNode c) {
+  if (ts_node_is_null(c) || strcmp(ts_node_type(c), "call") != 0) return false;
+  size_t len;
+  const char *s = gl_model__text(m, ts_node_child_by_field_id(c, m->f.function), &len);
+  if (len < 5 || memcmp(s + len - 5, ".step", 5) != 0) return false;
+  for (size_t j = 0; j + 3 <= len - 5; j++)
+    if (memcmp(s + j, "env", 3) == 0) return true;
+  return false;
+}
+
+/* The expression that carries node's value: up through `.numpy()`, `.cpu()`, `.tolist()`,
+ * `.squeeze()`, subscripts and parentheses. */
+static TSNode carrier(const gl_model *m, TSNode n) {
+  for (;;) {
+    TSNode p = ts_node_parent(n);
+    if (ts_node_is_null(p)) return n;
+    const char *t = ts_node_type(p);
+    if (!strcmp(t, "attribute") || !strcmp(t, "subscript") || !strcmp(t, "parenthesized_expression")) {
+      n = p;
+      continue;
+    }
+    if (!strcmp(t, "call") && ts_node_eq(ts_node_child_by_field_id(p, m->f.function), n)) {
+      n = p;   /* x.cpu().numpy(): the attribute was the callee */
+      continue;
+    }
+    return n;
+  }
+}
+
+/* True when the subtree of n holds an identifier with the text s[0, len). */
+static bool mentions(const gl_model *m, TSNode n, const char *s, size_t len) {
+  uint32_t i = gl_model__index_of(m, n);
+  if (i == GL_MODEL__NONE) return false;
+  for (uint32_t j = i; j < m->ends[i]; j++) {
+    if (m->nodes.data[j].kind != GL_K_IDENTIFIER) continue;
+    size_t l;
+    const char *t = gl_model__text(m, m->nodes.data[j].node, &l);
+    if (l == len && memcmp(t, s, len) == 0) return true;
+  }
+  return false;
+}
+
+bool gl_model_needed_transfer(const gl_model *m, TSNode node) {
+  if (!m || ts_node_is_null(node)) return false;
+  TSNode e = carrier(m, node);
+  TSNode p = ts_node_parent(e);
+  if (ts_node_is_null(p)) return false;
+  if (!strcmp(ts_node_type(p), "keyword_argument")) p = ts_node_parent(p);
+  if (!strcmp(ts_node_type(p), "argument_list")) return is_env_step(m, ts_node_parent(p));
+  if (strcmp(ts_node_type(p), "assignment") != 0 ||
+      !ts_node_eq(ts_node_child_by_field_id(p, m->f.right), e))
+    return false;
+  TSNode target = ts_node_child_by_field_id(p, m->f.left);
+  if (strcmp(ts_node_type(target), "identifier") != 0) return false;
+  size_t len;
+  const char *name = gl_model__text(m, target, &len);
+  /* a later statement of the same block passes the name to an environment's step */
+  TSNode stmt = ts_node_parent(p);   /* expression_statement */
+  for (TSNode s = ts_node_next_named_sibling(stmt); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
+    uint32_t i = gl_model__index_of(m, s);
+    if (i == GL_MODEL__NONE) continue;
+    for (uint32_t j = i; j < m->ends[i]; j++)
+      if (m->nodes.data[j].kind == GL_K_CALL && is_env_step(m, m->nodes.data[j].node) &&
+          mentions(m, ts_node_child_by_field_id(m->nodes.data[j].node, m->f.arguments), name, len))
+        return true;
+  }
+  return false;
+}
