@@ -149,8 +149,9 @@ static int apply_value(gl_cli *cli, const opt_def *o, const char *v, gl_diag *er
     case OPT_FORMAT:
       cli->format = gl_report_format_parse(v);
       if (cli->format < 0) {
-        gl_diag_set(err, NULL, 0, 0,
-                    "unknown output format '%s' (expected full, concise, json, sarif, github or gcc)", v);
+        char names[160];
+        gl_report_format_names(names, sizeof names, "");
+        gl_diag_set(err, NULL, 0, 0, "unknown output format '%s' (expected %s)", v, names);
         return GL_EINVAL;
       }
       return 0;

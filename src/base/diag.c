@@ -7,14 +7,19 @@
 #include <stdio.h>
 #include <string.h>
 
-void gl_diag_set(gl_diag *d, const char *path, uint32_t line, uint32_t col, const char *fmt, ...) {
+void gl_diag_vset(gl_diag *d, const char *path, uint32_t line, uint32_t col, const char *fmt,
+                  va_list ap) {
   if (!d) return;
   snprintf(d->path, sizeof(d->path), "%s", path ? path : "");
   d->line = line;
   d->col = col;
+  vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+}
+
+void gl_diag_set(gl_diag *d, const char *path, uint32_t line, uint32_t col, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(d->msg, sizeof(d->msg), fmt, ap);
+  gl_diag_vset(d, path, line, col, fmt, ap);
   va_end(ap);
 }
 

@@ -6,6 +6,7 @@
 #ifndef GL_DIAG_H
 #define GL_DIAG_H
 
+#include <stdarg.h>
 #include <stdint.h>
 #include "base/vec.h"
 
@@ -27,6 +28,10 @@ typedef struct gl_diag {
 /* Fills d (path may be NULL). Messages are truncated to fit, never overflow. */
 void gl_diag_set(gl_diag *d, const char *path, uint32_t line, uint32_t col, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* gl_diag_set with the arguments in ap: the one body of every "error at an offset" helper. */
+void gl_diag_vset(gl_diag *d, const char *path, uint32_t line, uint32_t col, const char *fmt,
+                  va_list ap) __attribute__((format(printf, 5, 0)));
 
 /* Formats "path:line:col: msg" (omitting what is unknown) into buf. */
 void gl_diag_format(const gl_diag *d, char *buf, size_t cap);

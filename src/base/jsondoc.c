@@ -10,13 +10,11 @@
 void gl_jsondoc_fail(gl_jsondoc *d, size_t off, const char *fmt, ...) {
   if (d->failed) return;
   d->failed = true;
-  char msg[512];
+  gl_pos p = gl_load_position(&d->src, off);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  gl_diag_vset(d->err, d->src.path, p.line, p.col_cp, fmt, ap);
   va_end(ap);
-  gl_pos p = gl_load_position(&d->src, off);
-  gl_diag_set(d->err, d->src.path, p.line, p.col_cp, "%s", msg);
 }
 
 void gl_jsondoc_fail_item(gl_jsondoc *d, const struct cJSON *it, const char *fmt, ...) {

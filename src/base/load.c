@@ -19,17 +19,17 @@
 
 /* ---- reading ------------------------------------------------------------------------------- */
 
-static int read_error(gl_diag *err, const char *what, int e) {
-  char text[256];
-  gl_diag_errno_text(e, text, sizeof(text));
-  gl_diag_set(err, NULL, 0, 0, "cannot %s file: %s", what, text);
-  return GL_EIO;
+static int failed(gl_load_fail *fail, gl_load_step step, int e, long long size) {
+  fail->step = step;
+  fail->err_no = e;
+  fail->size = size;
+  return step == GL_LOAD_NOT_REGULAR || step == GL_LOAD_TOO_BIG ? GL_ESKIP : GL_EIO;
 }
 
 /* Reads fd to EOF into a heap buffer with room for a NUL. size_hint is the fstat size; the file
- * may grow or shrink while read. More than limit bytes is GL_ESKIP. */
+ * may grow or shrink while read. More than limit bytes is GL_LOAD_TOO_BIG with size -1. */
 static int read_all(int fd, size_t size_hint, size_t limit, char **out, size_t *out_len,
-                    gl_diag *err) {
+                    gl_load_fail *fail) {
   /* Data capacity starts one byte past the fstat size, so the first EOF probe notices growth;
    * one more byte holds the NUL. Reading stops once limit + 1 bytes prove the file too large. */
   size_t cap = size_hint + 2;
@@ -48,15 +48,14 @@ static int read_all(int fd, size_t size_hint, size_t limit, char **out, size_t *
     if (n < 0) {
       int e = errno;
       free(buf);
-      return read_error(err, "read", e);
+      return failed(fail, GL_LOAD_READ, e, 0);
     }
     if (n == 0) break;
     len += (size_t)n;
   }
   if (len > limit) {
     free(buf);
-    gl_diag_set(err, NULL, 0, 0, "file grew over the size cap of %zu bytes while read", limit);
-    return GL_ESKIP;
+    return failed(fail, GL_LOAD_TOO_BIG, 0, -1);
   }
   buf[len] = '\0';
   *out = buf;
@@ -64,21 +63,44 @@ static int read_all(int fd, size_t size_hint, size_t limit, char **out, size_t *
   return GL_OK;
 }
 
-/* Checks what fd is before a byte is read from it. */
-static int check_stat(int fd, size_t limit, size_t *size, gl_diag *err) {
+int gl_load_read(const char *path, size_t cap, char **out, size_t *len, gl_load_fail *fail) {
+  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) return failed(fail, GL_LOAD_OPEN, errno, 0);
   struct stat st;
-  if (fstat(fd, &st) != 0) return read_error(err, "stat", errno);
-  if (!S_ISREG(st.st_mode)) {
+  int rc;
+  if (fstat(fd, &st) != 0)
+    rc = failed(fail, GL_LOAD_STAT, errno, 0);
+  else if (!S_ISREG(st.st_mode))
+    rc = failed(fail, GL_LOAD_NOT_REGULAR, 0, 0);
+  else if (st.st_size < 0 || (uintmax_t)st.st_size > (uintmax_t)cap)
+    rc = failed(fail, GL_LOAD_TOO_BIG, 0, (long long)st.st_size);
+  else
+    rc = read_all(fd, (size_t)st.st_size, cap, out, len, fail);
+  close(fd);
+  return rc;
+}
+
+/* The message gl_load_file gives for fail (no path prefix). */
+static int load_error(gl_diag *err, const gl_load_fail *fail, size_t limit) {
+  static const char *const step_verb[] = {
+      [GL_LOAD_OPEN] = "open", [GL_LOAD_STAT] = "stat", [GL_LOAD_READ] = "read"};
+  char text[256];
+  switch (fail->step) {
+  case GL_LOAD_NOT_REGULAR:
     gl_diag_set(err, NULL, 0, 0, "not a regular file");
     return GL_ESKIP;
-  }
-  if (st.st_size < 0 || (uintmax_t)st.st_size > (uintmax_t)limit) {
-    gl_diag_set(err, NULL, 0, 0, "file is %jd bytes, over the size cap of %zu bytes",
-                (intmax_t)st.st_size, limit);
+  case GL_LOAD_TOO_BIG:
+    if (fail->size < 0)
+      gl_diag_set(err, NULL, 0, 0, "file grew over the size cap of %zu bytes while read", limit);
+    else
+      gl_diag_set(err, NULL, 0, 0, "file is %lld bytes, over the size cap of %zu bytes",
+                  fail->size, limit);
     return GL_ESKIP;
+  default:
+    gl_diag_errno_text(fail->err_no, text, sizeof(text));
+    gl_diag_set(err, NULL, 0, 0, "cannot %s file: %s", step_verb[fail->step], text);
+    return GL_EIO;
   }
-  *size = (size_t)st.st_size;
-  return GL_OK;
 }
 
 /* ---- normalisation and line table ---------------------------------------------------------- */
@@ -135,15 +157,10 @@ static void adopt(gl_source *src, const char *path, char *bytes, size_t len) {
 int gl_load_file(gl_source *src, const char *path, size_t max_bytes, gl_diag *err) {
   memset(src, 0, sizeof(*src));
   size_t limit = (max_bytes && max_bytes < GL_LOAD_MAX_BYTES) ? max_bytes : GL_LOAD_MAX_BYTES;
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
-  if (fd < 0) return read_error(err, "open", errno);
-  size_t size = 0;
-  int rc = check_stat(fd, limit, &size, err);
   char *bytes = NULL;
   size_t len = 0;
-  if (rc == GL_OK) rc = read_all(fd, size, limit, &bytes, &len, err);
-  close(fd);
-  if (rc != GL_OK) return rc;
+  gl_load_fail fail;
+  if (gl_load_read(path, limit, &bytes, &len, &fail) != GL_OK) return load_error(err, &fail, limit);
   adopt(src, path, bytes, len);
   return GL_OK;
 }
@@ -167,16 +184,16 @@ int gl_load_fd(gl_source *src, int fd, const char *path, size_t max_bytes, gl_di
   if (hint > limit) hint = limit;
   char *bytes = NULL;
   size_t len = 0;
-  int rc = read_all(fd, hint, limit, &bytes, &len, err);
+  gl_load_fail fail;
+  int rc = read_all(fd, hint, limit, &bytes, &len, &fail);
   if (rc == GL_ESKIP) {
     gl_load_drain(fd);
     gl_diag_set(err, NULL, 0, 0, "standard input is over the size cap of %zu bytes", limit);
     return rc;
   }
-  if (rc != GL_OK) { /* read_all said "cannot read file: <errno text>" */
-    char text[sizeof(err->msg)];
-    const char *colon = strchr(err->msg, ':');
-    snprintf(text, sizeof(text), "%s", colon ? colon + 2 : err->msg);
+  if (rc != GL_OK) {
+    char text[256];
+    gl_diag_errno_text(fail.err_no, text, sizeof(text));
     gl_diag_set(err, NULL, 0, 0, "cannot read standard input: %s", text);
     return rc;
   }

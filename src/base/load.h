@@ -35,6 +35,29 @@ typedef struct gl_pos {
   uint32_t col_cp;        /* 1-based, in code points (text output, editors) */
 } gl_pos;
 
+/* Why gl_load_read failed: the step that failed and, for the system calls, errno. */
+typedef enum gl_load_step {
+  GL_LOAD_OPEN = 1,    /* open(2) failed (err_no) */
+  GL_LOAD_STAT,        /* fstat(2) failed (err_no) */
+  GL_LOAD_NOT_REGULAR, /* a directory, FIFO, device or socket: never read */
+  GL_LOAD_TOO_BIG,     /* over the cap by fstat (size) or while read (grew) */
+  GL_LOAD_READ,        /* read(2) failed (err_no) */
+} gl_load_step;
+
+typedef struct gl_load_fail {
+  gl_load_step step;
+  int err_no;          /* errno for OPEN, STAT, READ; 0 otherwise */
+  long long size;      /* fstat size for TOO_BIG; -1 when the file grew while read */
+} gl_load_fail;
+
+/* The one safe read of a whole file, for every file gpulint reads (sources, configuration, rule
+ * files, JSON documents): opens with O_NONBLOCK | O_NOCTTY, checks fstat before the first byte
+ * (regular files only, at most cap bytes), reads to EOF and fails if the file grew over cap.
+ * On success *out is a heap buffer NUL-terminated at *len and the return is 0; on failure
+ * nothing is allocated, *fail says why, and the return is GL_ESKIP (not regular, too big) or
+ * GL_EIO (a system call failed). Callers word the message for what the file is. */
+int gl_load_read(const char *path, size_t cap, char **out, size_t *len, gl_load_fail *fail);
+
 /* Reads path into src. Opens with O_NONBLOCK and checks fstat: anything but a regular file is
  * GL_ESKIP with a message, a file over max_bytes (0 = no cap) is GL_ESKIP, a read error GL_EIO.
  * On failure src is left empty (safe to gl_source_free) and err says why (no path prefix).

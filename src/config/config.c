@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/load.h"
 #include "base/xalloc.h"
 #include "config/toml_read.h"
 #include "report/report.h"
@@ -37,36 +38,20 @@ void gl_config__free_rule_options(gl_config *cfg);
 
 /* ---- reading the file ------------------------------------------------------------------------ */
 
-/* Reads a regular file of at most GL_CONFIG_MAX_BYTES into *out (NUL-terminated). A FIFO or
- * device is never opened for reading: O_NONBLOCK, then fstat before the first read. */
+/* Reads a regular file of at most GL_CONFIG_MAX_BYTES into *out (NUL-terminated) with the one
+ * safe read (base/load.h): a FIFO or device is never opened for reading. */
 static int read_file(const char *path, char **out, size_t *len, gl_diag *err) {
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  gl_load_fail fail;
+  if (gl_load_read(path, GL_CONFIG_MAX_BYTES, out, len, &fail) == GL_OK) return 0;
   char why[128];
-  if (fd < 0) {
-    gl_diag_errno_text(errno, why, sizeof(why));
+  if (fail.step == GL_LOAD_OPEN || fail.step == GL_LOAD_READ) {
+    gl_diag_errno_text(fail.err_no, why, sizeof(why));
     gl_diag_set(err, path, 0, 0, "cannot read configuration: %s", why);
-    return GL_EIO;
+  } else {
+    gl_diag_set(err, path, 0, 0, fail.step == GL_LOAD_TOO_BIG ? "configuration file is larger than 1 MiB"
+                                                              : "configuration is not a regular file");
   }
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > GL_CONFIG_MAX_BYTES) {
-    gl_diag_set(err, path, 0, 0, S_ISREG(st.st_mode) ? "configuration file is larger than 1 MiB"
-                                                     : "configuration is not a regular file");
-    close(fd);
-    return GL_EIO;
-  }
-  char *buf = gl_xmalloc((size_t)st.st_size + 1);
-  size_t got = 0;
-  while (got < (size_t)st.st_size) {
-    ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += (size_t)n;
-  }
-  close(fd);
-  buf[got] = '\0';
-  *out = buf;
-  *len = got;
-  return 0;
+  return GL_EIO;
 }
 
 /* ---- directories ----------------------------------------------------------------------------- */
@@ -218,8 +203,10 @@ static int read_key(gl_config *cfg, gl_cfg_key k, const gl_toml_value *v, gl_dia
       if (read_string(cfg, v, v->key, &s, err)) return GL_EINVAL;
       cfg->output_format = gl_report_format_parse(s);
       if (cfg->output_format < 0) {
-        gl_diag_set(err, cfg->path, v->line, v->col, "'output-format' takes \"full\", \"concise\", "
-                    "\"json\", \"sarif\", \"github\" or \"gcc\", got \"%.100s\"", s);
+        char names[160];
+        gl_report_format_names(names, sizeof names, "\"");
+        gl_diag_set(err, cfg->path, v->line, v->col, "'output-format' takes %s, got \"%.100s\"",
+                    names, s);
         return GL_EINVAL;
       }
       return 0;

@@ -92,13 +92,11 @@ static gl_lm__pos pos_of(const jctx *c, size_t off) {
 static void err(jctx *c, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void err(jctx *c, size_t off, const char *fmt, ...) {
-  char msg[512];
+  gl_lm__pos p = pos_of(c, off);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof(msg), fmt, ap);
+  gl_diag_vset(gl_diag_list_add(c->errs), c->path, p.line, p.col, fmt, ap);
   va_end(ap);
-  gl_lm__pos p = pos_of(c, off);
-  gl_diag_set(gl_diag_list_add(c->errs), c->path, p.line, p.col, "%s", msg);
   c->nerr++;
 }
 

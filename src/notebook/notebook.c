@@ -30,13 +30,11 @@ static void fail(reader *r, size_t off, const char *fmt, ...) __attribute__((for
 static void fail(reader *r, size_t off, const char *fmt, ...) {
   if (r->failed) return;
   r->failed = true;
-  char msg[400];
+  gl_pos p = gl_load_position(r->raw, off);
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof msg, fmt, ap);
+  gl_diag_vset(r->err, r->raw->path, p.line, p.col, fmt, ap);
   va_end(ap);
-  gl_pos p = gl_load_position(r->raw, off);
-  gl_diag_set(r->err, r->raw->path, p.line, p.col, "%s", msg);
 }
 
 static size_t val_off(const reader *r, const cJSON *it) {

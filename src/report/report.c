@@ -9,23 +9,48 @@
 #include "base/diag.h"
 #include "report/report_int.h"
 
+typedef int (*writer_fn)(FILE *, const gl_run *, const gl_report_opts *);
+
 static const struct {
   const char *name;
   gl_format fmt;
+  writer_fn write;
 } formats[] = {
-    {"full", GL_FORMAT_FULL},     {"concise", GL_FORMAT_CONCISE}, {"json", GL_FORMAT_JSON},
-    {"sarif", GL_FORMAT_SARIF},   {"github", GL_FORMAT_GITHUB},   {"gcc", GL_FORMAT_GCC},
+#define GL_FORMAT(id, name, writer, pad, help) {name, GL_FORMAT_##id, writer},
+#include "report/formats.def"
+#undef GL_FORMAT
 };
+
+enum { NFORMATS = sizeof formats / sizeof formats[0] };
+
+const char gl_report_format_help[] =
+    "  --format FORMAT        how the report is written:\n"
+#define GL_FORMAT(id, name, writer, pad, help) "                           " name pad help "\n"
+#include "report/formats.def"
+#undef GL_FORMAT
+    ;
+
+void gl_report_format_names(char *buf, size_t cap, const char *quote) {
+  size_t n = 0;
+  if (!cap) return;
+  buf[0] = '\0';
+  for (size_t i = 0; i < NFORMATS && n < cap; i++) {
+    const char *sep = i == 0 ? "" : i + 1 == NFORMATS ? " or " : ", ";
+    int w = snprintf(buf + n, cap - n, "%s%s%s%s", sep, quote, formats[i].name, quote);
+    if (w < 0) break;
+    n += (size_t)w;
+  }
+}
 
 int gl_report_format_parse(const char *name) {
   if (!name) return -1;
-  for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+  for (size_t i = 0; i < NFORMATS; i++)
     if (strcmp(formats[i].name, name) == 0) return (int)formats[i].fmt;
   return -1;
 }
 
 const char *gl_report_format_name(gl_format fmt) {
-  for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++)
+  for (size_t i = 0; i < NFORMATS; i++)
     if (formats[i].fmt == fmt) return formats[i].name;
   return NULL;
 }
@@ -33,16 +58,8 @@ const char *gl_report_format_name(gl_format fmt) {
 int gl_report_write(FILE *out, gl_format fmt, const gl_run *run, const gl_report_opts *opts) {
   static const gl_report_opts defaults = {.color = false, .tool_version = GL_VERSION};
   if (!opts) opts = &defaults;
-  int rc;
-  switch (fmt) {
-    case GL_FORMAT_FULL: rc = gl_text_write_full(out, run, opts); break;
-    case GL_FORMAT_CONCISE: rc = gl_text_write_concise(out, run, opts); break;
-    case GL_FORMAT_JSON: rc = gl_json_write(out, run, opts); break;
-    case GL_FORMAT_SARIF: rc = gl_sarif_write(out, run, opts); break;
-    case GL_FORMAT_GITHUB: rc = gl_github_write(out, run, opts); break;
-    case GL_FORMAT_GCC: rc = gl_text_write_gcc(out, run, opts); break;
-    default: return GL_EINVAL;
-  }
+  if ((unsigned)fmt >= NFORMATS) return GL_EINVAL;
+  int rc = formats[fmt].write(out, run, opts);
   if (rc != 0) return rc;
   if (fflush(out) != 0 || ferror(out)) return GL_EIO;
   return 0;

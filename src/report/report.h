@@ -13,13 +13,17 @@
 #include "result.h"
 
 typedef enum gl_format {
-  GL_FORMAT_FULL,
-  GL_FORMAT_CONCISE,
-  GL_FORMAT_JSON,
-  GL_FORMAT_SARIF,
-  GL_FORMAT_GITHUB,
-  GL_FORMAT_GCC,
+#define GL_FORMAT(id, name, writer, pad, help) GL_FORMAT_##id,
+#include "report/formats.def"
+#undef GL_FORMAT
 } gl_format;
+
+/* The names of every format as a list for a message: "full, concise, ... or gcc", each name
+ * inside quote (e.g. "\"" or ""), into buf. */
+void gl_report_format_names(char *buf, size_t cap, const char *quote);
+
+/* The --format paragraph of `gpulint --help`, one line per format. */
+extern const char gl_report_format_help[];
 
 /* "full" -> GL_FORMAT_FULL ...; -1 for an unknown name. */
 int gl_report_format_parse(const char *name);

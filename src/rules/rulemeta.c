@@ -74,16 +74,21 @@ static void at_offset(const meta_ctx *c, size_t off, uint32_t *line, uint32_t *c
 
 static void err_at(meta_ctx *c, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-static void err_at(meta_ctx *c, size_t off, const char *fmt, ...) {
-  char msg[512];
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(msg, sizeof(msg), fmt, ap);
-  va_end(ap);
+static void verr_at(meta_ctx *c, size_t off, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
+
+static void verr_at(meta_ctx *c, size_t off, const char *fmt, va_list ap) {
   uint32_t line, col;
   at_offset(c, off, &line, &col);
-  gl_diag_set(gl_diag_list_add(c->errs), c->md->path, line, col, "%s", msg);
+  gl_diag_vset(gl_diag_list_add(c->errs), c->md->path, line, col, fmt, ap);
   c->nerr++;
+}
+
+static void err_at(meta_ctx *c, size_t off, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  verr_at(c, off, fmt, ap);
+  va_end(ap);
 }
 
 static size_t skip_ws(const meta_ctx *c, size_t i) {
@@ -256,12 +261,10 @@ static size_t ev_offset(const ev_ctx *e, const char *key, int nth, bool value) {
 static void ev_err(ev_ctx *e, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static void ev_err(ev_ctx *e, size_t off, const char *fmt, ...) {
-  char msg[512];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(msg, sizeof(msg), fmt, ap);
+  verr_at(e->c, off, fmt, ap);
   va_end(ap);
-  err_at(e->c, off, "%s", msg);
   e->nerr++;
 }
 

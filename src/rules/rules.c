@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/load.h"
 #include "rules/embedded.h"
 #include "rules/rules_int.h"
 
@@ -259,39 +260,21 @@ static void errno_diag(gl_diag_list *errs, const char *path, const char *what, i
   gl_diag_set(gl_diag_list_add(errs), path, 0, 0, "%s: %s", what, text);
 }
 
-/* Reads path fully into *data (NUL-terminated). Regular files only; never blocks on a FIFO. */
+/* Reads path fully into *data (NUL-terminated) with the one safe read (base/load.h): regular
+ * files only, never blocks on a FIFO. */
 static bool read_rule_file(const char *path, char **data, size_t *len, gl_diag_list *errs) {
-  int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return errno_diag(errs, path, "cannot open rule file", errno), false;
-  struct stat st;
-  const char *bad = fstat(fd, &st) != 0     ? "cannot stat rule file"
-                    : !S_ISREG(st.st_mode)   ? "not a regular file"
-                    : st.st_size > (off_t)GL_RULE_FILE_MAX_BYTES ? "larger than 4 MiB"
-                                                              : NULL;
-  if (bad) {
-    gl_diag_set(gl_diag_list_add(errs), path, 0, 0, "cannot read rule file: %s", bad);
-    close(fd);
-    return false;
+  gl_load_fail fail;
+  if (gl_load_read(path, GL_RULE_FILE_MAX_BYTES, data, len, &fail) == GL_OK) return true;
+  switch (fail.step) {
+  case GL_LOAD_OPEN: errno_diag(errs, path, "cannot open rule file", fail.err_no); break;
+  case GL_LOAD_READ: errno_diag(errs, path, "cannot read rule file", fail.err_no); break;
+  default:
+    gl_diag_set(gl_diag_list_add(errs), path, 0, 0, "cannot read rule file: %s",
+                fail.step == GL_LOAD_STAT          ? "cannot stat rule file"
+                : fail.step == GL_LOAD_NOT_REGULAR ? "not a regular file"
+                                                   : "larger than 4 MiB");
   }
-  size_t cap = (size_t)st.st_size + 1, n = 0;
-  char *buf = gl_xmalloc(cap + 1);
-  for (;;) {
-    ssize_t got = read(fd, buf + n, cap - n);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      errno_diag(errs, path, "cannot read rule file", errno);
-      free(buf), close(fd);
-      return false;
-    }
-    if (got == 0) break;
-    n += (size_t)got;
-    if (n == cap) break; /* grew while reading: keep what the size said, plus one byte */
-  }
-  close(fd);
-  buf[n] = '\0';
-  *data = buf;
-  *len = n;
-  return true;
+  return false;
 }
 
 typedef gl_vec(gl_rule_file) file_list;
