@@ -4,7 +4,9 @@
  *       incomplete run) and the process-wide set-up (allocator hooks) before any thread starts.
  * Not: linting logic (engine.c and the stages), report formats (src/report/).
  * Threads: runs on the main thread; gl_engine_run starts and joins the workers. */
+#include <errno.h>
 #include <git2.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,10 +49,10 @@ static const char help_text[] =
     "node_modules, build, dist, site-packages, .tox and .eggs are skipped. A file named on the\n"
     "command line is always linted.\n"
     "\n"
-    "Output:\n"
-    "  --format FORMAT        full (default: findings with code frames and a summary),\n"
-    "                         concise, json, sarif (SARIF 2.1.0), github (workflow\n"
-    "                         annotations) or gcc (path:line:col: level: message [ID])\n"
+    "Output:\n";
+
+/* After the --format paragraph, which report/formats.def writes. */
+static const char help_rest[] =
     "  -o, --output FILE      write the report to FILE, atomically (temp file + rename);\n"
     "                         a failed run never leaves a truncated FILE\n"
     "  --color WHEN           auto (default: only on a terminal, never with NO_COLOR),\n"
@@ -453,6 +455,19 @@ static int cmd_clean(const gl_cli *cli, const gl_config *cfg) {
   return rc == 0 ? EXIT_CLEAN : EXIT_ERROR;
 }
 
+/* Opens the report's output (base/output.h), refusing a file that is one of the inputs: the
+ * report would replace the code it is about. */
+static int open_report(gl_output *out, const char *path, const gl_walk_result *walked) {
+  if (gl_output_open(out, path) != 0) return GL_EIO;
+  for (size_t i = 0; i < walked->files.len; i++) {
+    if (!gl_output_replaces(out, walked->files.data[i].path)) continue;
+    gl_output_abort(out);
+    gl_diag_set(&out->err, path, 0, 0, "refusing to write the report over a file being linted");
+    return GL_EINVAL;
+  }
+  return 0;
+}
+
 /* Lints, writes the report, and returns the exit status. */
 static int cmd_check(const gl_cli *cli, const gl_config *cfg, bool no_default_excludes,
                      const gl_ruleset *set, const gl_matcher *matcher) {
@@ -517,7 +532,7 @@ static int cmd_check(const gl_cli *cli, const gl_config *cfg, bool no_default_ex
   int status = EXIT_CLEAN;
   if (!cli->quiet) print_notifications(&run); /* on stderr, before the report's summary line */
   gl_output out;
-  if (gl_output_open(&out, cli->output) != 0) {
+  if (open_report(&out, cli->output, &walked) != 0) {
     gl_diag_list errs = {0};
     *gl_diag_list_add(&errs) = out.err;
     print_diags(&errs);
@@ -528,8 +543,9 @@ static int cmd_check(const gl_cli *cli, const gl_config *cfg, bool no_default_ex
                             .quiet = cli->quiet, .sarif_category = cli->sarif_category};
     int format = cli->format < 0 ? GL_FORMAT_FULL : cli->format;
     if (format == GL_FORMAT_SARIF && !cli->quiet) warn_sarif_limits(&run, &ropts);
-    if (gl_report_write(gl_output_stream(&out), (gl_format)format, &run, &ropts) != 0 ||
-        gl_output_commit(&out) != 0) {
+    int wrc = gl_report_write(gl_output_stream(&out), (gl_format)format, &run, &ropts);
+    if (wrc != 0) gl_output_write_failed(&out, errno);
+    if (wrc != 0 || gl_output_commit(&out) != 0) {
       gl_diag_list errs = {0};
       *gl_diag_list_add(&errs) = out.err;
       print_diags(&errs);
@@ -609,6 +625,8 @@ static int run_command(gl_cli *cli, int argc, char **argv) {
   if (cli->cmd == GL_CMD_MERGE) return cmd_merge(cli);
   if (cli->cmd == GL_CMD_HELP) {
     fputs(help_text, stdout);
+    fputs(gl_report_format_help, stdout);
+    fputs(help_rest, stdout);
     return EXIT_CLEAN;
   }
   if (cli->cmd == GL_CMD_VERSION) {
@@ -646,6 +664,9 @@ static int run_command(gl_cli *cli, int argc, char **argv) {
 }
 
 int main(int argc, char **argv) {
+  /* Past a file-size limit (ulimit -f) a write fails with EFBIG, reported with the file's name,
+   * instead of the process dying by SIGXFSZ with its temp file left behind. */
+  signal(SIGXFSZ, SIG_IGN);
   gl_parse_install_hooks();
   gl_xalloc_install_cjson_hooks();
   gl_cli cli;

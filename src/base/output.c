@@ -1,13 +1,16 @@
 /* output.c: atomic report files: write a temp file next to the target, then rename it over.
- * Owns: the temp file's name, creation (O_EXCL, mode 0644 less the umask, applied by the kernel
- *       so no process-wide umask juggling), fsync, rename, clean-up on every failure path.
- *       A target that exists and is neither a regular file nor a directory (/dev/null, a FIFO)
- *       is written in place: renaming over a device would replace the device node.
+ * Owns: where the report really goes (a symlink is followed to its target, so the link stays a
+ *       link; a path under /dev or /proc, or anything that is not a regular file, is written in
+ *       place, since renaming over it would replace a device node or /dev/stdout itself), the
+ *       temp file's name, creation (O_EXCL; the old file's mode, else 0644 less the umask),
+ *       fsync, rename, and clean-up on every failure path, a fatal signal included.
  * Not: formatting (report.c). Threads: a gl_output belongs to the main thread. */
 #include "base/output.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -16,7 +19,38 @@
 #include <unistd.h>
 #include "base/xalloc.h"
 
-enum { TMP_ATTEMPTS = 100 };
+enum { TMP_ATTEMPTS = 100, MAX_LINKS = 40 };
+
+/* ---- the temp file a fatal signal removes ------------------------------------------------ */
+
+static char live_tmp[PATH_MAX + 16];   /* the temp file not yet renamed or removed; "" for none */
+static volatile sig_atomic_t live_set;
+static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+
+/* Async-signal-safe: unlink, then the default action (SA_RESETHAND) by raising it again. */
+static void on_fatal_signal(int sig) {
+  if (live_set) unlink(live_tmp);
+  raise(sig);
+}
+
+static void remember_tmp(const char *tmp) {
+  size_t n = strlen(tmp);
+  if (n >= sizeof live_tmp) return;
+  memcpy(live_tmp, tmp, n + 1);
+  live_set = 1;
+  static bool installed;
+  if (installed) return;
+  installed = true;
+  for (size_t i = 0; i < sizeof fatal_signals / sizeof fatal_signals[0]; i++) {
+    struct sigaction old, sa = {.sa_handler = on_fatal_signal, .sa_flags = SA_RESETHAND};
+    sigemptyset(&sa.sa_mask);
+    /* a signal the caller ignores (nohup) stays ignored */
+    if (sigaction(fatal_signals[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+    sigaction(fatal_signals[i], &sa, NULL);
+  }
+}
+
+static void forget_tmp(void) { live_set = 0; }
 
 static void fail(gl_output *o, int err, const char *what, const char *file) {
   char text[128];
@@ -40,15 +74,18 @@ static void random_suffix(char out[7]) {
   out[6] = '\0';
 }
 
-/* Creates <path>.XXXXXX exclusively; returns the fd (tmp_path set) or -1 with errno. */
-static int create_temp(gl_output *o) {
+/* Creates <target>.XXXXXX exclusively, with mode when it is not 0 (the file it replaces);
+ * returns the fd (tmp_path set) or -1 with errno. */
+static int create_temp(gl_output *o, mode_t mode) {
   for (int attempt = 0; attempt < TMP_ATTEMPTS; attempt++) {
     char suffix[7];
     random_suffix(suffix);
-    char *tmp = gl_xasprintf("%s.%s", o->path, suffix);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+    char *tmp = gl_xasprintf("%s.%s", o->target, suffix);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode ? 0600 : 0644);
     if (fd >= 0) {
+      remember_tmp(tmp);
       o->tmp_path = tmp;
+      if (mode) (void)fchmod(fd, mode); /* not through the umask: the old file's mode exactly */
       return fd;
     }
     int err = errno;
@@ -71,6 +108,41 @@ static int open_in_place(gl_output *o) {
   return GL_EIO;
 }
 
+static bool is_special_path(const char *p) {
+  return strncmp(p, "/dev/", 5) == 0 || strncmp(p, "/proc/", 6) == 0;
+}
+
+/* The file a chain of symlinks at path ends in (it need not exist), heap-allocated; NULL with
+ * errno ELOOP after MAX_LINKS links. A relative link is read from its link's directory. */
+static char *follow_links(const char *path) {
+  char *at = gl_xstrdup(path);
+  for (int i = 0; i < MAX_LINKS; i++) {
+    struct stat st;
+    if (lstat(at, &st) != 0 || !S_ISLNK(st.st_mode)) return at;
+    char link[PATH_MAX];
+    ssize_t n = readlink(at, link, sizeof link - 1);
+    if (n < 0) return at;
+    link[n] = '\0';
+    char *next;
+    const char *slash = strrchr(at, '/');
+    if (link[0] == '/' || !slash) next = gl_xstrdup(link);
+    else next = gl_xasprintf("%.*s/%s", (int)(slash - at), at, link);
+    free(at);
+    at = next;
+  }
+  free(at);
+  errno = ELOOP;
+  return NULL;
+}
+
+static int refuse(gl_output *o, int err, const char *what, const char *file) {
+  fail(o, err, what, file);
+  free(o->path);
+  free(o->target);
+  o->path = o->target = NULL;
+  return GL_EIO;
+}
+
 int gl_output_open(gl_output *o, const char *path) {
   memset(o, 0, sizeof *o);
   if (!path || strcmp(path, "-") == 0) {
@@ -78,22 +150,33 @@ int gl_output_open(gl_output *o, const char *path) {
     return 0;
   }
   o->path = gl_xstrdup(path);
-  struct stat st;
-  bool exists = stat(path, &st) == 0;
-  if (exists && S_ISDIR(st.st_mode)) {
-    fail(o, EISDIR, "write", path);
-    free(o->path);
-    o->path = NULL;
-    return GL_EIO;
+  if (is_special_path(path)) return open_in_place(o); /* /dev/stdout, /dev/null, /proc/self/fd/N */
+  o->target = follow_links(path);
+  if (!o->target) return refuse(o, errno, "write", path);
+  if (is_special_path(o->target)) {
+    free(o->target);
+    o->target = NULL;
+    return open_in_place(o);
   }
-  if (exists && !S_ISREG(st.st_mode)) return open_in_place(o);
-  int fd = create_temp(o);
+  struct stat st;
+  bool exists = stat(o->target, &st) == 0;
+  if (exists && S_ISDIR(st.st_mode)) return refuse(o, EISDIR, "write", path);
+  if (exists && !S_ISREG(st.st_mode)) {
+    free(o->target);
+    o->target = NULL;
+    return open_in_place(o);
+  }
+  if (exists) {
+    o->replaces = true;
+    o->dev = (unsigned long long)st.st_dev;
+    o->ino = (unsigned long long)st.st_ino;
+  }
+  int fd = create_temp(o, exists ? (st.st_mode & 07777) : 0);
   if (fd < 0) {
-    char *pattern = gl_xasprintf("%s.XXXXXX", path);
-    fail(o, errno, "create temp file", pattern);
+    char *pattern = gl_xasprintf("%s.XXXXXX", o->target);
+    int err = errno;
+    refuse(o, err, "create temp file", pattern);
     free(pattern);
-    free(o->path);
-    o->path = NULL;
     return GL_EIO;
   }
   o->fp = fdopen(fd, "w");
@@ -104,12 +187,24 @@ int gl_output_open(gl_output *o, const char *path) {
   return GL_EIO;
 }
 
+bool gl_output_replaces(const gl_output *o, const char *path) {
+  struct stat st;
+  return o->replaces && stat(path, &st) == 0 && (unsigned long long)st.st_dev == o->dev &&
+         (unsigned long long)st.st_ino == o->ino;
+}
+
+void gl_output_write_failed(gl_output *o, int err) {
+  fail(o, err ? err : EIO, "write", o->fp == stdout || !o->path ? "<stdout>" : o->path);
+}
+
 FILE *gl_output_stream(gl_output *o) { return o->fp; }
 
 static void finish(gl_output *o) {
+  forget_tmp();
   free(o->path);
+  free(o->target);
   free(o->tmp_path);
-  o->path = o->tmp_path = NULL;
+  o->path = o->target = o->tmp_path = NULL;
   o->fp = NULL;
 }
 
@@ -146,14 +241,14 @@ int gl_output_commit(gl_output *o) {
   if (!err && fsync(fileno(o->fp)) != 0) err = errno;
   if (fclose(o->fp) != 0 && !err) err = errno;
   o->fp = NULL;
-  if (!err && rename(o->tmp_path, o->path) != 0) err = errno;
+  if (!err && rename(o->tmp_path, o->target) != 0) err = errno;
   if (err) {
     fail(o, err, "write", o->path);
     unlink(o->tmp_path);
     finish(o);
     return GL_EIO;
   }
-  sync_parent_dir(o->path);
+  sync_parent_dir(o->target);
   finish(o);
   return 0;
 }
