@@ -1,0 +1,5 @@
+import cuspatial
+import warp as wp
+
+builder = wp.sim.ModelBuilder()
+import cuxfilter  # noqa: GPU103
