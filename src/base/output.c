@@ -150,18 +150,13 @@ int gl_output_open(gl_output *o, const char *path) {
     return 0;
   }
   o->path = gl_xstrdup(path);
-  if (is_special_path(path)) return open_in_place(o); /* /dev/stdout, /dev/null, /proc/self/fd/N */
   o->target = follow_links(path);
   if (!o->target) return refuse(o, errno, "write", path);
-  if (is_special_path(o->target)) {
-    free(o->target);
-    o->target = NULL;
-    return open_in_place(o);
-  }
   struct stat st;
   bool exists = stat(o->target, &st) == 0;
   if (exists && S_ISDIR(st.st_mode)) return refuse(o, EISDIR, "write", path);
-  if (exists && !S_ISREG(st.st_mode)) {
+  /* /dev/stdout, /dev/null, /proc/self/fd/N, a FIFO, a device: written, never renamed over */
+  if (is_special_path(path) || is_special_path(o->target) || (exists && !S_ISREG(st.st_mode))) {
     free(o->target);
     o->target = NULL;
     return open_in_place(o);
