@@ -162,6 +162,7 @@ gl_model *gl_model_build(const gl_source *src, const TSTree *tree, const gl_libm
   gl_model__names_finish(&m->names);
   m->ends = subtree_ends(m);
   if (lm) gl_model__prov(m);
+  if (lm) gl_model__calls_finish(m);
   m->qual_known = lm != NULL;
   return m;
 }
@@ -300,6 +301,11 @@ bool gl_model_is_builtin(const gl_model *m, TSNode node) {
   return r && r->kind == GL_K_IDENTIFIER && (r->val & GL_VAL_BUILTIN);
 }
 
+bool gl_model_local_call(const gl_model *m, TSNode node) {
+  const gl_model__rec *r = prov_rec(m, node);
+  return r && r->kind == GL_K_CALL && (r->flags & GL_REC_LOCAL_CALL);
+}
+
 bool gl_model_loop_invariant(const gl_model *m, TSNode node) {
   const gl_model__rec *r = prov_rec(m, node);
   return r && gl_model__loop_invariant(m, (uint32_t)(r - m->nodes.data));
@@ -318,6 +324,7 @@ void gl_model_free(gl_model *m) {
   gl_vec_free(&m->comments);
   gl_model__names_free(&m->names);
   gl_model__loops_free(&m->loops);
+  gl_vec_free(&m->calls);
   free(m->slots);
   free(m->ends);
   free(m->kinds);

@@ -69,13 +69,15 @@ bool gl_model_resolve(const gl_model *m, TSNode node, char *buf, size_t cap);
  * False for anonymous nodes and nodes of other trees. O(1) on average. */
 bool gl_model_in_loop(const gl_model *m, TSNode node);
 
-/* True when node is in a loop (gl_model_in_loop) and runs on every iteration of a hot one: not
- * under a frequency guard between it and its innermost loop (the consequence of an `if` whose
- * condition takes a remainder, `step % N == 0`, or compares with an integer, `i == 0`, or that
- * ends in break / return / raise), not in a loop of a few literal trips (`range(3)`, a literal
- * tuple or list), and not in an outer loop beside an inner loop that does the GPU work (once
- * per epoch, not per step). Comprehensions are hot. Cost: a walk up to the loop plus a scan of
- * the loop's body. */
+/* True when node runs on every iteration of a hot loop: it is in a loop (gl_model_in_loop), or
+ * in the body of a def of this file that is called so (from a hot position, through any chain
+ * of such defs); not under a frequency guard between it and its innermost loop or def (the
+ * consequence of an `if` whose condition takes a remainder, `step % N == 0`, or compares with
+ * an integer, `i == 0`, or that ends in break / return / raise), not in a loop of a few literal
+ * trips (`range(3)`, a literal tuple or list), and not in an outer loop (or a def) beside an
+ * inner loop that does the GPU work, or beside a call of a def whose body has one (once per
+ * epoch, not per step). Comprehensions are hot. Cost: a walk up to the loop plus a scan of the
+ * loop's body. */
 bool gl_model_hot(const gl_model *m, TSNode node);
 
 /* True when node, a device-to-host read, feeds host code that cannot take device data: its value
@@ -107,6 +109,11 @@ bool gl_model_from_device(const gl_model *m, TSNode node);
 /* True for an identifier bound in no scope of its chain: a reference to a Python builtin
  * (`print` in a file that defines no `print`). Needs the library models (false without). */
 bool gl_model_is_builtin(const gl_model *m, TSNode node);
+
+/* True for a call of a def of this file (by name, or `self.name` in a method of its class)
+ * whose summary gave the call its value or its roles: the def returns device data when given
+ * device data (or always), or copies what it is given to the host. */
+bool gl_model_local_call(const gl_model *m, TSNode node);
 
 /* True when node is in a loop (gl_model_in_loop) and is a literal (number, string without
  * interpolation, True / False / None, negative number), or a name or an attribute chain on a

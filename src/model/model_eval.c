@@ -22,6 +22,11 @@ void gl_prov__set(gl_prov_pass *pp, uint32_t i, gl_pval v, uint8_t roles) {
   r->roles = roles;
 }
 
+gl_pval gl_prov__typed(const gl_prov_pass *pp, gl_pval v) {
+  if (gl_pval_prov(v) == GL_PROV_DEVICE && v.type == GL_TYPE_NONE) v.type = pp->dev_type;
+  return v;
+}
+
 /* A value of `type` with provenance prov; a type all of whose values live on one side (its
  * model says so: cupy.ndarray device, numpy.ndarray host) makes an unknown provenance that side. */
 static gl_pval make(const gl_prov_pass *pp, gl_prov prov, uint16_t type) {
@@ -243,6 +248,7 @@ void gl_prov__child(gl_prov_pass *pp, gl_pframe *p, const gl_pframe *c) {
   if (gl_pval_prov(v) == GL_PROV_DEVICE && p->dev == GL_MODEL__NONE) p->dev = c->rec;
   if (v.type != GL_TYPE_NONE && p->typed == GL_MODEL__NONE) p->typed = c->rec;
   if (gl_pval_prov(v) != GL_PROV_HOST) p->fl &= (uint16_t)~PF_ALL_HOST;
+  if (gl_pval_prov(v) != GL_PROV_DEVICE) p->fl &= (uint16_t)~PF_ALL_DEV;
   if (v.bits & GL_VAL_FROM_DEVICE) p->fl |= PF_ANY_FD;
   if (p->kind == GL_K_ARGUMENT_LIST) {
     argument(pp, p, c);
@@ -251,6 +257,7 @@ void gl_prov__child(gl_prov_pass *pp, gl_pframe *p, const gl_pframe *c) {
       p->arg0 = c->arg0;
       p->devkw = c->devkw;
       p->fl |= c->fl & PF_ANY_FD;
+      if (c->dev != GL_MODEL__NONE) p->fl |= PF_ARG_DEV;
     } else if (c->kind == GL_K_GENERATOR_EXPRESSION) {
       p->arg0 = c->rec;
     } else if (c->kind == GL_K_ATTRIBUTE && c->field == pp->m->f.function) {
@@ -377,7 +384,7 @@ static use call_use(gl_prov_pass *pp, const gl_pframe *f) {
     }
   } else if (fr->kind == GL_K_IDENTIFIER && (fr->val & GL_VAL_BUILTIN)) u.e = builtin_entry(pp, f->kid[0]);
   if (!u.e && fr->kind == GL_K_ATTRIBUTE && f->recv != GL_MODEL__NONE && f->meth != GL_MODEL__NONE) {
-    u.recv = gl_prov__val(pp, f->recv);
+    u.recv = gl_prov__typed(pp, gl_prov__val(pp, f->recv));
     u.has_recv = true;
     size_t len;
     const char *name = node_text(pp, f->meth, &len);
@@ -394,24 +401,46 @@ static use call_use(gl_prov_pass *pp, const gl_pframe *f) {
   return finish_use(&u);
 }
 
+/* A d2h call inside a device walk that counts as the def's own effect, made on each call of
+ * the def (not under a frequency guard of its own): any but a builtin's (`float(x)` of a
+ * parameter of unknown type may be a host number), which counts when its argument is typed
+ * device data. */
+static bool d2h_effect(const gl_prov_pass *pp, const gl_pframe *f, uint8_t roles) {
+  if (!(roles & GL_ROLE_D2H) || f->kid[0] == GL_MODEL__NONE) return false;
+  if (gl_model__guarded(pp->m, f->rec)) return false;
+  if (!(pp->m->nodes.data[f->kid[0]].val & GL_VAL_BUILTIN)) return true;
+  gl_pval a0 = gl_prov__val(pp, f->arg0);
+  return gl_pval_prov(a0) == GL_PROV_DEVICE && a0.type != GL_TYPE_NONE;
+}
+
 static void call(gl_prov_pass *pp, const gl_pframe *f) {
   uint8_t roles = 0;
   gl_pval v = gl_pval_unknown();
+  bool local = false;
   if (f->kid[0] != GL_MODEL__NONE) {
     use u = call_use(pp, f);
     if (u.e) {
       v = apply(pp, &u, &roles);
     } else if (!(pp->m->nodes.data[f->kid[0]].val & (GL_VAL_QUAL | GL_VAL_BUILTIN))) {
-      /* An object of unknown type called on typed device data, `model(x)`, `self.head(h)`,
+      local = gl_prov__summary_apply(pp, f->kid[0], (f->fl & PF_ARG_DEV) != 0, &v, &roles);
+      /* An object of unknown type called on device data, `model(x)`, `self.head(h)`,
        * `criterion(out, y)`: a module the file does not define maps device tensors to device
        * tensors of the same kind. */
       gl_pval a0 = gl_prov__val(pp, f->arg0);
-      if (gl_pval_prov(a0) == GL_PROV_DEVICE && a0.type != GL_TYPE_NONE &&
+      if (!local && gl_pval_prov(a0) == GL_PROV_DEVICE &&
           (!u.has_recv || u.recv.type == GL_TYPE_NONE) && callee_is_opaque(pp, f->kid[0])) {
         v.type = a0.type;
         v.bits = (uint8_t)(GL_PROV_DEVICE | (a0.bits & GL_VAL_ACCEL));
+        v = gl_prov__typed(pp, v);
       }
     }
+  }
+  if (pp->hypo) {
+    if (d2h_effect(pp, f, roles)) gl_prov__summary_d2h(pp);
+  } else {
+    if (f->kid[0] != GL_MODEL__NONE) gl_prov__summary_record_call(pp, f->rec, f->kid[0]);
+    uint8_t *fl = &pp->m->nodes.data[f->rec].flags;
+    *fl = (uint8_t)(local ? (*fl | GL_REC_LOCAL_CALL) : (*fl & ~GL_REC_LOCAL_CALL));
   }
   gl_prov__set(pp, f->rec, v, roles);
 }
@@ -496,11 +525,14 @@ bool gl_prov__eval(gl_prov_pass *pp, gl_pframe *f, const gl_pframe *parent) {
     case GL_K_INTEGER: case GL_K_FLOAT: case GL_K_TRUE: case GL_K_FALSE: case GL_K_NONE_LITERAL:
     case GL_K_NOT_OPERATOR:
       gl_prov__set(pp, f->rec, host(), 0); return true;
-    case GL_K_LIST: case GL_K_TUPLE:
+    case GL_K_LIST: case GL_K_TUPLE: case GL_K_EXPRESSION_LIST:
       /* a Python list or tuple lives in host memory; of host elements it is host data
-       * (torch.tensor([0.5, 0.5], device="cuda") uploads it), else unknown */
+       * (torch.tensor([0.5, 0.5], device="cuda") uploads it); of device elements (`return
+       * x, y`, `[cp.asarray(v) for ...]` is not one) it holds device data, untyped; else
+       * unknown */
     {
       gl_pval v = (f->fl & PF_ALL_HOST) ? host() : gl_pval_unknown();
+      if (f->nkids && (f->fl & PF_ALL_DEV)) v.bits = GL_PROV_DEVICE;
       if ((f->fl & PF_ALL_HOST) && (f->fl & PF_ANY_FD)) v.bits |= GL_VAL_FROM_DEVICE;
       gl_prov__set(pp, f->rec, v, 0);
       return true;

@@ -1,6 +1,7 @@
 /* model_flow.c: the value of each name during the provenance walk.
  * Owns: one cell per names entry (its value now) and its summary for free variables (the value
- *       every binding agrees on, else unknown), reads of identifiers (local: the cell; free: the
+ *       every binding agrees on, or the accelerator a CUDA and a CPU binding select, else
+ *       unknown), reads of identifiers (local: the cell; free: the
  *       summary, without from-device), binding targets (element-wise tuple unpacking, mutation of
  *       attribute / subscript roots, `del`), the undo log, the joins of branches at the end of
  *       if / try / with / match blocks and loops, and the loop-head fixpoint test.
@@ -86,12 +87,17 @@ static void write_cell(gl_prov_pass *pp, uint32_t e, gl_pval v, bool fold) {
   gl_pundo u = {e, pp->cur[e]};
   gl_vec_push(&pp->log, u);
   pp->cur[e] = v;
-  if (!fold) return;
+  if (!fold || pp->hypo) return;   /* a device walk's bindings are hypothetical */
   if (pp->sum_state[e] == SUM_NONE) {
     pp->sum[e] = v;
     pp->sum_state[e] = SUM_SET;
   } else if (pp->sum_state[e] == SUM_SET && !gl_pval_eq(pp->sum[e], v)) {
-    pp->sum_state[e] = SUM_MIXED;
+    /* `device = torch.device("cuda")` here and `device = torch.device("cpu")` there: the
+     * accelerator the program selects, as a join at one point would say */
+    gl_pval j = gl_pval_join(pp->sum[e], v);
+    bool accel = (j.bits & GL_VAL_ACCEL) && ((pp->sum[e].bits | v.bits) & GL_VAL_CPU);
+    if (accel) pp->sum[e] = j;
+    else pp->sum_state[e] = SUM_MIXED;
   }
 }
 
@@ -103,7 +109,8 @@ static void bind(gl_prov_pass *pp, uint32_t i, gl_pval v, uint32_t scope, bool f
   uint32_t e = gl_model__entry_bind(&m->names, scope, s, len);
   if (e == GL_MODEL__NONE) return;
   write_cell(pp, e, v, fold);
-  if (pp->loops.len)
+  gl_prov__summary_bound(pp, e, i);
+  if (pp->loops.len && !pp->hypo)
     gl_model__touch_add(&pp->m->loops, pp->loops.data, pp->loops.len, e, GL_TOUCH_REBOUND,
                     GL_MODEL__NONE);
 }
@@ -176,6 +183,7 @@ static void unpack(gl_prov_pass *pp, const gl_ptarget *t) {
     const gl_api_entry *se = gl_libmodels_subscript(pp->lm, t->v.type);
     if (se && se->type == t->v.type) elem.type = t->v.type;
   }
+  elem = gl_prov__typed(pp, elem);
   for (size_t i = pp->ta.len; i-- > 0;)   /* reversed: popped in source order */
     push_target(pp, pp->ta.data[i], pair ? pp->sa.data[i] : null_node(), elem);
 }
@@ -230,7 +238,7 @@ void gl_prov__delete(gl_prov_pass *pp, TSNode target) {
 }
 
 void gl_prov__touch_root(gl_prov_pass *pp, TSNode n, uint8_t flags, uint32_t call) {
-  if (!pp->loops.len) return;
+  if (!pp->loops.len || pp->hypo) return;
   const gl_model *m = pp->m;
   for (;;) {
     gl_model__kind k = gl_model__kind_of(m, n);
@@ -257,6 +265,8 @@ static void undo_to(gl_prov_pass *pp, size_t mark) {
   for (size_t i = pp->log.len; i-- > mark;) pp->cur[pp->log.data[i].entry] = pp->log.data[i].old;
   pp->log.len = mark;
 }
+
+void gl_prov__undo(gl_prov_pass *pp, size_t mark) { undo_to(pp, mark); }
 
 void gl_prov__block_mark(gl_prov_pass *pp, gl_pframe *f) {
   f->mark = (uint32_t)pp->log.len;

@@ -3,8 +3,10 @@
  * Owns: the innermost loop of a node (for / while body; a comprehension is always hot), the
  *       guards between them (`if step % N == 0`, `if i == 0`, a block that ends in break /
  *       return / raise), cold loops (a literal trip count: `range(3)`, a literal tuple or list),
- *       and the outer loop of a nested loop that does the GPU work (its other statements run once
- *       per outer iteration: per epoch, not per step).
+ *       the outer loop of a nested loop that does the GPU work (its other statements run once
+ *       per outer iteration: per epoch, not per step; a call of a def of this file whose body
+ *       has such a loop counts as one), and hot defs: a def called on every iteration of a hot
+ *       loop runs its body per iteration, as if it were written there (m->calls).
  * Not: what the loop rebinds (model_loop.c), provenance (model_prov.c).
  * Threads: pure queries over a built model. */
 #include "model/model_int.h"
@@ -12,8 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/xalloc.h"
+
 /* Literal trip counts are not cold yet: the test suite writes `range(3)` for "a loop" (issue 19). */
 #define COLD_TRIPS 0
+
+/* Rounds of the fixed points over the file's calls of its own defs (a bound on how deep a chain
+ * of calls is followed, so a file of many calls costs a few scans of them, never one per def). */
+#define MAX_ROUNDS 8
 
 static const char *type_of(const gl_model *m, uint32_t i) {
   return ts_node_type(m->nodes.data[i].node);
@@ -85,25 +93,45 @@ static bool cold_iterable(const gl_model *m, uint32_t loop) {
   return trips <= 16;
 }
 
-/* True when subtree i holds a device value or a call that enqueues GPU work or moves data. */
+static const gl_model__call *call_of(const gl_model *m, uint32_t call) {
+  size_t lo = 0, hi = m->calls.len;
+  while (lo < hi) {
+    size_t mid = (lo + hi) / 2;
+    if (m->calls.data[mid].call < call) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < m->calls.len && m->calls.data[lo].call == call ? &m->calls.data[lo] : NULL;
+}
+
+/* True when subtree i holds a device value, a call that enqueues GPU work or moves data, or a
+ * call of a def of this file that does (gpu_work, once gl_model__calls_finish has found it). */
 static bool does_gpu_work(const gl_model *m, uint32_t i) {
   for (uint32_t j = i; j < m->ends[i]; j++) {
     const gl_model__rec *r = &m->nodes.data[j];
     if ((r->val & GL_VAL_PROV) == GL_PROV_DEVICE && !(r->val & (GL_VAL_CUDA | GL_VAL_CPU)))
       return true;
     if (r->roles & (GL_ROLE_GPU_WORK | GL_ROLE_H2D | GL_ROLE_D2H)) return true;
+    if (r->kind == GL_K_CALL && m->calls.len) {
+      const gl_model__call *c = call_of(m, j);
+      if (c && c->gpu_work) return true;
+    }
   }
   return false;
 }
 
-/* True when the body of loop holds another loop, not around node i, that does GPU work: the
- * statements of loop outside it run once per outer iteration. */
+/* True when the body of loop (or of a def) holds another loop, not around node i, that does
+ * GPU work, or a call beside i of a def of this file whose body holds one: the statements of
+ * loop outside it run once per outer iteration. */
 static bool has_inner_gpu_loop(const gl_model *m, uint32_t loop, uint32_t i) {
   for (uint32_t j = loop + 1; j < m->ends[loop]; j++) {
     uint8_t k = m->nodes.data[j].kind;
     if (k == GL_K_FUNCTION_DEFINITION || k == GL_K_CLASS_DEFINITION || k == GL_K_LAMBDA) {
       j = m->ends[j] - 1;
       continue;
+    }
+    if (k == GL_K_CALL && m->calls.len && !(j <= i && i < m->ends[j])) {
+      const gl_model__call *c = call_of(m, j);
+      if (c && c->gpu_loop) return true;
     }
     if (k != GL_K_FOR_STATEMENT && k != GL_K_WHILE_STATEMENT) continue;
     if (j <= i && i < m->ends[j]) continue;   /* the loop around i: not beside it */
@@ -113,10 +141,23 @@ static bool has_inner_gpu_loop(const gl_model *m, uint32_t loop, uint32_t i) {
   return false;
 }
 
-bool gl_model_hot(const gl_model *m, TSNode node) {
-  if (!gl_model_in_loop(m, node)) return false;
-  uint32_t i = gl_model__index_of(m, node);
-  if (i == GL_MODEL__NONE) return false;
+/* True when the body of def holds a loop that does GPU work (nested defs left out). */
+static bool def_has_gpu_loop(const gl_model *m, uint32_t def) {
+  for (uint32_t j = def + 1; j < m->ends[def]; j++) {
+    uint8_t k = m->nodes.data[j].kind;
+    if (k == GL_K_FUNCTION_DEFINITION || k == GL_K_CLASS_DEFINITION || k == GL_K_LAMBDA) {
+      j = m->ends[j] - 1;
+      continue;
+    }
+    if (k != GL_K_FOR_STATEMENT && k != GL_K_WHILE_STATEMENT) continue;
+    if (does_gpu_work(m, j)) return true;
+    j = m->ends[j] - 1;
+  }
+  return false;
+}
+
+static bool hot_at(const gl_model *m, uint32_t i) {
+  bool in_loop = (m->nodes.data[i].flags & GL_REC_IN_LOOP) != 0;
   for (uint32_t c = i, p = m->nodes.data[i].parent; p != GL_MODEL__NONE;
        c = p, p = m->nodes.data[p].parent) {
     const gl_model__rec *pr = &m->nodes.data[p], *cr = &m->nodes.data[c];
@@ -130,19 +171,96 @@ bool gl_model_hot(const gl_model *m, TSNode node) {
         }
         break;
       case GL_K_FOR_STATEMENT: case GL_K_WHILE_STATEMENT:
-        if (cr->field != m->f.body) break;
+        if (!in_loop || cr->field != m->f.body) break;
         if (pr->kind == GL_K_FOR_STATEMENT && COLD_TRIPS && cold_iterable(m, p)) return false;
         return !has_inner_gpu_loop(m, p, i);
       case GL_K_LIST_COMPREHENSION: case GL_K_SET_COMPREHENSION:
       case GL_K_DICTIONARY_COMPREHENSION: case GL_K_GENERATOR_EXPRESSION:
-        return true;
-      case GL_K_FUNCTION_DEFINITION: case GL_K_LAMBDA: case GL_K_CLASS_DEFINITION:
-        return true;
+        if (in_loop) return true;
+        break;
+      case GL_K_FUNCTION_DEFINITION:
+        /* not in a loop of its own: hot when its def runs per iteration, except beside a loop
+         * of the def that does the GPU work (the def is then the outer loop's body) */
+        if (in_loop) return true;
+        return (pr->flags & GL_REC_HOT_DEF) && !has_inner_gpu_loop(m, p, i);
+      case GL_K_LAMBDA: case GL_K_CLASS_DEFINITION:
+        return in_loop;
       default:
         break;
     }
   }
-  return true;
+  return in_loop;
+}
+
+bool gl_model__guarded(const gl_model *m, uint32_t i) {
+  for (uint32_t c = i, p = m->nodes.data[i].parent; p != GL_MODEL__NONE;
+       c = p, p = m->nodes.data[p].parent) {
+    const gl_model__rec *pr = &m->nodes.data[p];
+    if (pr->kind == GL_K_FUNCTION_DEFINITION || pr->kind == GL_K_LAMBDA) return false;
+    if ((pr->kind == GL_K_IF_STATEMENT || pr->kind == GL_K_ELIF_CLAUSE) &&
+        m->nodes.data[c].field == m->f.consequence) {
+      uint32_t ci = gl_model__index_of(m, ts_node_child_by_field_id(pr->node, m->f.condition));
+      if ((ci != GL_MODEL__NONE && is_guard(m, ci)) || block_exits(m, c)) return true;
+    }
+  }
+  return false;
+}
+
+bool gl_model_hot(const gl_model *m, TSNode node) {
+  uint32_t i = gl_model__index_of(m, node);
+  if (i == GL_MODEL__NONE) return false;
+  if (!(m->nodes.data[i].flags & GL_REC_IN_LOOP) && !m->calls.len) return false;
+  return hot_at(m, i);
+}
+
+static int by_call(const void *a, const void *b) {
+  const gl_model__call *x = a, *y = b;
+  return x->call < y->call ? -1 : x->call > y->call;
+}
+
+void gl_model__calls_finish(gl_model *m) {
+  if (!m->calls.len) return;
+  qsort(m->calls.data, m->calls.len, sizeof(*m->calls.data), by_call);
+  size_t n = 0;
+  for (size_t k = 0; k < m->calls.len; k++)
+    if (!n || m->calls.data[n - 1].call != m->calls.data[k].call) m->calls.data[n++] = m->calls.data[k];
+  m->calls.len = n;
+  /* gpu_work through chains of calls, with one flag byte per node for the defs: each round can
+   * only add defs, and scans each def at most once */
+  enum { WORK = 1, SEEN = 2 };
+  uint8_t *dflag = gl_xcalloc(m->nodes.len, 1);
+  for (size_t round = 0; round < MAX_ROUNDS; round++) {
+    bool changed = false;
+    for (size_t k = 0; k < n; k++) {
+      uint8_t *d = &dflag[m->calls.data[k].def];
+      if (*d & (WORK | SEEN)) continue;
+      *d |= SEEN;
+      if (does_gpu_work(m, m->calls.data[k].def)) {
+        *d |= WORK;
+        changed = true;
+      }
+    }
+    for (size_t k = 0; k < n; k++) {
+      uint8_t *d = &dflag[m->calls.data[k].def];
+      m->calls.data[k].gpu_work = (*d & WORK) != 0;
+      *d &= (uint8_t)~SEEN;
+    }
+    if (!changed) break;
+  }
+  free(dflag);
+  for (size_t k = 0; k < n; k++) m->calls.data[k].gpu_loop = def_has_gpu_loop(m, m->calls.data[k].def);
+  /* a def is hot when one of its calls is: each round can only add defs; a chain of calls
+   * longer than MAX_ROUNDS defs stops there */
+  for (size_t round = 0; round < MAX_ROUNDS; round++) {
+    bool changed = false;
+    for (size_t k = 0; k < n; k++) {
+      gl_model__rec *d = &m->nodes.data[m->calls.data[k].def];
+      if ((d->flags & GL_REC_HOT_DEF) || !hot_at(m, m->calls.data[k].call)) continue;
+      d->flags |= GL_REC_HOT_DEF;
+      changed = true;
+    }
+    if (!changed) break;
+  }
 }
 
 /* ---- needed transfers -------------------------------------------------------------------------- */

@@ -170,6 +170,7 @@ uint32_t gl_model__walrus_scope(const gl_model__names *n, uint32_t scope);
   X(GL_K_PARAMETERS, "parameters") \
   X(GL_K_PARENTHESIZED_EXPRESSION, "parenthesized_expression") \
   X(GL_K_PATTERN_LIST, "pattern_list") \
+  X(GL_K_RETURN_STATEMENT, "return_statement") \
   X(GL_K_SET_COMPREHENSION, "set_comprehension") \
   X(GL_K_STRING, "string") \
   X(GL_K_SUBSCRIPT, "subscript") \
@@ -182,7 +183,8 @@ uint32_t gl_model__walrus_scope(const gl_model__names *n, uint32_t scope);
   X(GL_K_UNARY_OPERATOR, "unary_operator") \
   X(GL_K_WHILE_STATEMENT, "while_statement") \
   X(GL_K_WITH_ITEM, "with_item") \
-  X(GL_K_WITH_STATEMENT, "with_statement")
+  X(GL_K_WITH_STATEMENT, "with_statement") \
+  X(GL_K_YIELD, "yield")
 
 #define GL_MODEL__KIND_ENUM(id, name) id,
 typedef enum gl_model__kind {
@@ -199,6 +201,9 @@ enum {
   GL_REC_FIRST_FOR = 8,   /* the first for_in_clause of its comprehension */
   GL_REC_FALLBACK = 16,   /* the target of an optional-import fallback (`cp = None`) */
   GL_REC_QUEUED = 32,     /* a def or lambda whose body is queued for its own walk */
+  GL_REC_LOCAL_CALL = 64, /* a call of a def of this file whose summary gave its value or roles */
+  GL_REC_HOT_DEF = 128,   /* a def called on every iteration of a hot loop, or from a hot def's
+                             body (model_freq.c) */
 };
 
 /* gl_model__rec.val, set by the provenance pass (model_prov.c): the value's provenance in the low
@@ -256,6 +261,14 @@ typedef struct gl_model__loops {
   size_t nslots;          /* power of two, at least twice the records */
 } gl_model__loops;
 
+/* A call of a def of this file (recorded by the provenance pass, model_summary.c; read by
+ * model_freq.c). */
+typedef struct gl_model__call {
+  uint32_t call, def;   /* node indexes */
+  bool gpu_work;        /* the def's body does GPU work (through its own calls too) */
+  bool gpu_loop;        /* the def's body holds a loop that does GPU work */
+} gl_model__call;
+
 struct gl_model {
   const gl_source *src;
   const TSTree *tree;
@@ -271,6 +284,7 @@ struct gl_model {
   gl_model__fields f;
   const gl_libmodels *lm;      /* NULL: no provenance */
   gl_model__loops loops;
+  gl_vec(gl_model__call) calls;     /* sorted by call, one per call (gl_model__calls_finish) */
   bool qual_known;             /* the provenance pass has run: GL_VAL_QUAL is final */
 };
 
@@ -303,6 +317,18 @@ void gl_model__prov(gl_model *m);
 bool gl_model__loop_invariant(const gl_model *m, uint32_t i);
 
 void gl_model__loops_free(gl_model__loops *l);
+
+/* ---- frequency (model_freq.c) ---------------------------------------------------------------- */
+
+/* After the provenance pass: sorts m->calls, fills their gpu_work and gpu_loop, and marks GL_REC_HOT_DEF on
+ * every def some call runs per iteration (to a fixed point: a hot def's calls make their defs
+ * hot). */
+void gl_model__calls_finish(gl_model *m);
+
+/* True when node i sits, within its def, in a branch that runs now and then: the consequence of
+ * a frequency guard (`if step % N == 0:`, `if i == 0:`) or a block that ends in break / return
+ * / raise. */
+bool gl_model__guarded(const gl_model *m, uint32_t i);
 
 /* ---- the walk (model_walk.c) ----------------------------------------------------------------- */
 

@@ -14,6 +14,7 @@
  * Threads: runs inside gl_model_build on one worker. */
 #include "model/model_prov.h"
 
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -161,7 +162,7 @@ static void push(gl_prov_pass *pp, uint32_t i) {
   f.rec = i;
   f.kid[0] = f.kid[1] = f.kid[2] = GL_MODEL__NONE;
   f.arg0 = f.devkw = f.recv = f.meth = f.dev = f.typed = GL_MODEL__NONE;
-  f.fl = PF_ALL_HOST;
+  f.fl = PF_ALL_HOST | PF_ALL_DEV;
   f.field = r->field;
   f.kind = r->kind;
   if (f.kind == GL_K_COMPARISON_OPERATOR && host_comparison(pp, r->node)) f.fl |= PF_HOST_OP;
@@ -210,6 +211,27 @@ static void as_pattern(gl_prov_pass *pp, const gl_pframe *x, const gl_pframe *pa
   gl_prov__assign(pp, alias, none, v, false);
 }
 
+/* True for `if <GPU path>:` with one branch (`if args.cuda:`, `if use_accel:`, `if
+ * torch.cuda.is_available():`, `if args.gpu is not None:`): the program is linted for its GPU
+ * path, so after the statement its names hold what the branch gave them. A condition that names
+ * the CPU or negates (`if not use_cuda:`, `if device == "cpu":`) is not one. */
+static bool gpu_path_branch(const gl_prov_pass *pp, const gl_pframe *x) {
+  if (x->nbranch != 1 || x->kid[0] == GL_MODEL__NONE) return false;
+  size_t len;
+  const char *s = gl_model__text(pp->m, pp->m->nodes.data[x->kid[0]].node, &len);
+  if (len > 200) return false;
+  char low[201];
+  for (size_t i = 0; i < len; i++) low[i] = (char)tolower((unsigned char)s[i]);
+  low[len] = 0;
+  if (strstr(low, "cpu") || strstr(low, "!=")) return false;
+  for (const char *q = low; (q = strstr(q, "not")) != NULL; q += 3) {   /* `is not` is no negation */
+    bool word = (q == low || (!isalnum((unsigned char)q[-1]) && q[-1] != '_')) &&
+                !isalnum((unsigned char)q[3]) && q[3] != '_';
+    if (word && !(q - low >= 3 && memcmp(q - 3, "is ", 3) == 0)) return false;
+  }
+  return strstr(low, "cuda") || strstr(low, "gpu") || strstr(low, "accel");
+}
+
 /* What a finished node does as a statement or block. */
 static void statement(gl_prov_pass *pp, gl_pframe *x, const gl_pframe *parent) {
   const gl_model__fields *fd = &pp->m->f;
@@ -228,15 +250,25 @@ static void statement(gl_prov_pass *pp, gl_pframe *x, const gl_pframe *parent) {
                       element_of(gl_prov__val(pp, kid_at(pp, x, fd->right))), false);
       break;
     case GL_K_AS_PATTERN: as_pattern(pp, x, parent); break;
+    case GL_K_RETURN_STATEMENT:
+      gl_prov__summary_return(pp, x->nkids ? x->kid[0] : GL_MODEL__NONE);
+      break;
+    case GL_K_YIELD: gl_prov__summary_yield(pp); break;
     case GL_K_DELETE_STATEMENT:
       if (x->kid[0] != GL_MODEL__NONE) gl_prov__delete(pp, node_of(pp, x->kid[0]));
       break;
-    case GL_K_IF_STATEMENT: gl_prov__block_join(pp, x, !(x->fl & PF_HAS_ELSE)); break;
+    case GL_K_IF_STATEMENT:
+      gl_prov__block_join(pp, x, !(x->fl & PF_HAS_ELSE) && !gpu_path_branch(pp, x));
+      break;
     case GL_K_TRY_STATEMENT:
       if (!(x->fl & PF_JOINED)) gl_prov__block_join(pp, x, true);
       break;
-    case GL_K_WITH_STATEMENT: case GL_K_MATCH_STATEMENT: case GL_K_FOR_STATEMENT:
-    case GL_K_WHILE_STATEMENT:
+    case GL_K_WITH_STATEMENT:
+      /* the body runs (a context manager that swallows an exception is the exception) */
+      gl_prov__branch_end(pp, x);
+      gl_prov__block_join(pp, x, false);
+      break;
+    case GL_K_MATCH_STATEMENT: case GL_K_FOR_STATEMENT: case GL_K_WHILE_STATEMENT:
       gl_prov__branch_end(pp, x);
       gl_prov__block_join(pp, x, true);
       break;
@@ -392,14 +424,31 @@ static void bind_parameter(gl_prov_pass *pp, TSNode name, gl_pval v, uint32_t sc
     gl_prov__bind_node(pp, gl_model__index_of(pp->m, name), v, scope);
 }
 
+/* The value a device walk gives a parameter without annotation: device data for a plain name
+ * or one whose default is None, unknown for others (`eps=1e-6`, `*args`) and for the first
+ * parameter of a method (`self`, `cls`). */
+static gl_pval device_walk_value(gl_prov_pass *pp, uint32_t j, bool first, bool method) {
+  gl_pval dev = {pp->dev_type, GL_PROV_DEVICE};
+  if (first && method) return gl_pval_unknown();
+  const gl_model__rec *r = &pp->m->nodes.data[j];
+  if (r->kind == GL_K_IDENTIFIER) return dev;
+  if (r->kind != GL_K_DEFAULT_PARAMETER) return gl_pval_unknown();
+  TSNode d = ts_node_child_by_field_id(r->node, pp->m->f.value);
+  return gl_model__kind_of(pp->m, d) == GL_K_NONE_LITERAL ? dev : gl_pval_unknown();
+}
+
 /* Parameters bind in the function's scope: annotated ones to the annotation's type and its
- * provenance, all others to unknown. The parameters are children of the def's `parameters`
- * node in the index. */
-static void bind_parameters(gl_prov_pass *pp, uint32_t params, uint32_t scope) {
+ * provenance, all others to unknown (in a device walk: device_walk_value). The parameters are
+ * children of the def's `parameters` node in the index. */
+static void bind_parameters(gl_prov_pass *pp, uint32_t params, uint32_t scope, bool method) {
   const gl_model__fields *fd = &pp->m->f;
+  bool first = true;
   for (uint32_t j = params + 1; j < pp->end[params]; j = pp->end[j]) {
     TSNode p = pp->m->nodes.data[j].node;
-    switch ((gl_model__kind)pp->m->nodes.data[j].kind) {
+    gl_pval v = pp->hypo ? device_walk_value(pp, j, first, method) : gl_pval_unknown();
+    gl_model__kind k = (gl_model__kind)pp->m->nodes.data[j].kind;
+    if (k != GL_K_COMMENT) first = false;
+    switch (k) {
       case GL_K_TYPED_PARAMETER:
         bind_parameter(pp, ts_node_named_child(p, 0),
                        gl_prov__annotation(pp, ts_node_child_by_field_id(p, fd->type)), scope);
@@ -409,13 +458,23 @@ static void bind_parameters(gl_prov_pass *pp, uint32_t params, uint32_t scope) {
                        gl_prov__annotation(pp, ts_node_child_by_field_id(p, fd->type)), scope);
         break;
       case GL_K_DEFAULT_PARAMETER:
-        bind_parameter(pp, ts_node_child_by_field_id(p, fd->name), gl_pval_unknown(), scope);
+        bind_parameter(pp, ts_node_child_by_field_id(p, fd->name), v, scope);
         break;
       default:
-        bind_parameter(pp, p, gl_pval_unknown(), scope);
+        bind_parameter(pp, p, v, scope);
         break;
     }
   }
+}
+
+/* True when def (a function_definition) sits directly in a class body. */
+static bool is_method(const gl_prov_pass *pp, uint32_t def) {
+  const gl_model *m = pp->m;
+  uint32_t p = m->nodes.data[def].parent;
+  if (p != GL_MODEL__NONE && m->nodes.data[p].kind == GL_K_DECORATED_DEFINITION) p = m->nodes.data[p].parent;
+  if (p == GL_MODEL__NONE || m->nodes.data[p].kind != GL_K_BLOCK) return false;
+  p = m->nodes.data[p].parent;
+  return p != GL_MODEL__NONE && m->nodes.data[p].kind == GL_K_CLASS_DEFINITION;
 }
 
 static void walk_function(gl_prov_pass *pp, uint32_t def) {
@@ -424,11 +483,87 @@ static void walk_function(gl_prov_pass *pp, uint32_t def) {
   if (body == GL_MODEL__NONE) return;
   uint32_t scope = m->nodes.data[body].scope;
   pp->walk_owner = pp->owner[scope];
+  pp->walk_def = def;
   pp->loops.len = 0;
   pp->pessimistic = 0;
   uint32_t params = child_at(pp, def, m->f.parameters);
-  if (params != GL_MODEL__NONE) bind_parameters(pp, params, scope);
+  if (params != GL_MODEL__NONE) bind_parameters(pp, params, scope, is_method(pp, def));
   walk(pp, body);
+}
+
+static int by_index(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* The real walk of a def or lambda; a def with a summary entry records its returns. */
+static void real_walk(gl_prov_pass *pp, uint32_t def) {
+  uint32_t e = pp->m->nodes.data[def].kind == GL_K_FUNCTION_DEFINITION
+                   ? gl_prov__summary_entry(pp, def) : GL_MODEL__NONE;
+  if (e != GL_MODEL__NONE) gl_prov__summary_begin(pp, e);
+  walk_function(pp, def);
+  if (e != GL_MODEL__NONE) gl_prov__summary_end(pp);
+}
+
+/* The module's code once more, now that the defs it calls have summaries (its first walk
+ * gave the free variables of the device walks their values): from fresh cells, free-variable
+ * folds of module names, loop records and calls, so that the second walk decides alone. Only
+ * when the first walk met a call of a def of this file (m->calls holds the module's calls). */
+static void module_again(gl_prov_pass *pp) {
+  gl_model *m = pp->m;
+  const gl_model__names *n = &m->names;
+  /* the defs the module calls get a real walk first, for what they return whatever they are
+   * given (`train_data = batchify(corpus.train, 20)`); their records are written again later */
+  gl_vec(uint32_t) defs = {0};
+  for (size_t k = 0; k < m->calls.len; k++) gl_vec_push(&defs, m->calls.data[k].def);
+  qsort(defs.data, defs.len, sizeof(*defs.data), by_index);
+  for (size_t k = 0; k < defs.len; k++)
+    if (k == 0 || defs.data[k] != defs.data[k - 1]) real_walk(pp, defs.data[k]);
+  gl_vec_free(&defs);
+  for (size_t e = 0; e < n->entries.len; e++) {
+    pp->cur[e] = gl_pval_unknown();
+    if (pp->owner[n->entries.data[e].scope] == GL_MODEL__MODULE_SCOPE) {
+      pp->sum[e] = gl_pval_unknown();
+      pp->sum_state[e] = 0;
+    }
+  }
+  pp->log.len = 0;
+  gl_model__loops_free(&m->loops);
+  m->calls.len = 0;
+  pp->walk_owner = GL_MODEL__MODULE_SCOPE;
+  pp->walk_def = GL_MODEL__NONE;
+  pp->loops.len = 0;
+  pp->pessimistic = 0;
+  walk(pp, 0);
+}
+
+/* pp->dev_type: the array type of the one device framework the file imports. */
+static uint16_t device_type_of_file(const gl_prov_pass *pp) {
+  static const char *const fw[][2] = {
+      {"torch", "torch.Tensor"}, {"cupy", "cupy.ndarray"}, {"jax", "jax.Array"}, {"warp", "warp.array"}};
+  const char *type = NULL;
+  for (size_t i = 0; i < sizeof(fw) / sizeof(fw[0]); i++) {
+    if (!gl_model_imports(pp->m, fw[i][0])) continue;
+    if (type) return GL_TYPE_NONE;
+    type = fw[i][1];
+  }
+  return type ? gl_libmodels_type_id(pp->lm, type, strlen(type)) : GL_TYPE_NONE;
+}
+
+/* The device walk of a def that has a summary entry: its body with its parameters bound to
+ * device data, for what it returns and does; every cell it wrote is restored after (the
+ * records it wrote are written again by the def's real walk). */
+static void device_walk(gl_prov_pass *pp, uint32_t def) {
+  if (pp->m->nodes.data[def].kind != GL_K_FUNCTION_DEFINITION) return;
+  uint32_t e = gl_prov__summary_entry(pp, def);
+  if (e == GL_MODEL__NONE) return;
+  size_t mark = pp->log.len;
+  pp->hypo = true;
+  gl_prov__summary_begin(pp, e);
+  walk_function(pp, def);
+  gl_prov__summary_end(pp);
+  pp->hypo = false;
+  gl_prov__undo(pp, mark);
 }
 
 void gl_model__prov(gl_model *m) {
@@ -438,14 +573,22 @@ void gl_model__prov(gl_model *m) {
   pp.m = m;
   pp.lm = m->lm;
   gl_prov__flow_init(&pp);
+  gl_prov__summary_init(&pp);
+  pp.walk_def = GL_MODEL__NONE;
+  pp.dev_type = device_type_of_file(&pp);
   pp.end = m->ends;
   pp.scratch = ts_tree_cursor_new(m->nodes.data[0].node);
   pp.walk_owner = GL_MODEL__MODULE_SCOPE;
   walk(&pp, 0);
-  for (size_t i = 0; i < pp.deferred.len; i++) walk_function(&pp, pp.deferred.data[i]);
+  /* every def's device walk first (the queue grows with the defs nested in them), so that the
+   * real walks find the summaries of the defs they call, wherever those are defined */
+  for (size_t i = 0; i < pp.deferred.len; i++) device_walk(&pp, pp.deferred.data[i]);
+  if (m->calls.len) module_again(&pp);
+  for (size_t i = 0; i < pp.deferred.len; i++) real_walk(&pp, pp.deferred.data[i]);
   ts_tree_cursor_delete(&pp.scratch);
   gl_vec_free(&pp.stack);
   gl_vec_free(&pp.deferred);
   gl_vec_free(&pp.loops);
+  gl_prov__summary_free(&pp);
   gl_prov__flow_free(&pp);
 }

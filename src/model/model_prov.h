@@ -57,6 +57,8 @@ enum {
   PF_HAS_ELSE = 1 << 8,     /* if_statement: has an else clause */
   PF_JOINED = 1 << 9,       /* try_statement: branches joined (at finally) */
   PF_LOOP_PUSHED = 1 << 10, /* comprehension: pushed itself on the loop stack */
+  PF_ALL_DEV = 1 << 11,     /* every child value so far is device */
+  PF_ARG_DEV = 1 << 12,     /* call: some argument is device data */
 };
 
 /* One node on the walk's path. Child slots hold node indexes (GL_MODEL__NONE when absent). */
@@ -109,6 +111,18 @@ typedef struct gl_prov_pass {
   TSTreeCursor scratch;
   gl_vec(gl_ptarget) targets;
   gl_pnodes ta, sa;            /* children of a target and of its source */
+  /* function summaries (model_summary.c), per names entry */
+  uint32_t *fdef;              /* the one def bound to the entry; NONE, or "bound otherwise" */
+  gl_pval *fret;               /* the join of the def's returns in its device walk */
+  gl_pval *freal;              /* ... and in its real walk */
+  uint8_t *fstate;             /* what the device walk found */
+  uint32_t fentry;             /* the entry of the def in its device walk, else NONE */
+  uint32_t walk_def;           /* the def (or lambda) whose body is walked; NONE: the module */
+  uint16_t dev_type;           /* the array type of the one device framework the file imports
+                                  (torch, cupy, jax, warp), given to device data of unknown
+                                  type; GL_TYPE_NONE when it imports none or several */
+  bool hypo;                   /* a device walk: cells are undone after, no summary folds, no
+                                  loop records */
   char qbuf[512];
 } gl_prov_pass;
 
@@ -130,6 +144,9 @@ void gl_prov__assign(gl_prov_pass *pp, TSNode target, TSNode src, gl_pval v, boo
 /* Binds the identifier node i (a parameter, def or class name, augmented target) to v, in the
  * entry a binding in `scope` lands in. */
 void gl_prov__bind_node(gl_prov_pass *pp, uint32_t i, gl_pval v, uint32_t scope);
+
+/* Restores every cell written since the undo log held `mark` entries (pp->log.len then). */
+void gl_prov__undo(gl_prov_pass *pp, size_t mark);
 
 /* `del` of target: names become unknown, attribute and subscript roots are mutated. */
 void gl_prov__delete(gl_prov_pass *pp, TSNode target);
@@ -181,6 +198,9 @@ uint16_t gl_prov__base_class_type(gl_prov_pass *pp, uint32_t i);
 /* The value an annotation (a `type` node) gives a parameter. */
 gl_pval gl_prov__annotation(gl_prov_pass *pp, TSNode type);
 
+/* v, device data of unknown type, typed pp->dev_type; any other v as it is. */
+gl_pval gl_prov__typed(const gl_prov_pass *pp, gl_pval v);
+
 /* Stores v in node i's record (keeping its other bits). */
 void gl_prov__set(gl_prov_pass *pp, uint32_t i, gl_pval v, uint8_t roles);
 
@@ -190,6 +210,29 @@ static inline gl_pval gl_prov__val(const gl_prov_pass *pp, uint32_t i) {
   gl_pval v = {r->type, (uint8_t)(r->val & GL_VAL_BITS)};
   return v;
 }
+
+/* ---- model_summary.c: function summaries ---------------------------------------------------- */
+
+void gl_prov__summary_init(gl_prov_pass *pp);
+void gl_prov__summary_free(gl_prov_pass *pp);
+/* Entry e was bound at identifier node i (a def's name, or any other binding). */
+void gl_prov__summary_bound(gl_prov_pass *pp, uint32_t e, uint32_t i);
+/* The entry whose only binding is the def node def, or NONE (then it gets no summary). */
+uint32_t gl_prov__summary_entry(const gl_prov_pass *pp, uint32_t def);
+/* The device walk (pp->hypo) or the real walk of the def bound to entry e starts / ends; the
+ * summary's facts meanwhile. */
+void gl_prov__summary_begin(gl_prov_pass *pp, uint32_t e);
+void gl_prov__summary_end(gl_prov_pass *pp);
+void gl_prov__summary_return(gl_prov_pass *pp, uint32_t value);   /* NONE: a bare return */
+void gl_prov__summary_yield(gl_prov_pass *pp);
+void gl_prov__summary_d2h(gl_prov_pass *pp);
+/* At a call whose callee (node index) names a summarised def and that passes device data
+ * (device_arg): the summary's value (device when its returns are) into *v and its roles (d2h)
+ * into *roles; false when no summary applies. */
+bool gl_prov__summary_apply(gl_prov_pass *pp, uint32_t callee, bool device_arg, gl_pval *v,
+                            uint8_t *roles);
+/* Records (in m->calls) that node call, whose callee is node callee, calls a summarised def. */
+void gl_prov__summary_record_call(gl_prov_pass *pp, uint32_t call, uint32_t callee);
 
 /* ---- model_loop.c: what loops touch ---------------------------------------------------------- */
 
