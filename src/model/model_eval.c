@@ -352,16 +352,7 @@ static bool callee_is_opaque(const gl_prov_pass *pp, uint32_t callee) {
   else if (r->kind != GL_K_IDENTIFIER) return false;
   size_t len;
   const char *s = gl_model__text(pp->m, n, &len);
-  if (len == 0 || len > 120) return false;
-  char pat[128];
-  memcpy(pat, "def ", 4);
-  memcpy(pat + 4, s, len);
-  pat[4 + len] = '(';
-  const char *b = pp->m->src->bytes;
-  size_t blen = pp->m->src->len;
-  for (const char *q = b; (q = memchr(q, 'd', (size_t)(b + blen - q))) && (size_t)(b + blen - q) >= len + 5; q++)
-    if (memcmp(q, pat, len + 5) == 0) return false;
-  return true;
+  return len > 0 && !gl_prov__file_defines(pp, s, len);
 }
 
 /* The entry of a call and what it applies to. */

@@ -251,16 +251,23 @@ void gl_model__calls_finish(gl_model *m) {
   for (size_t k = 0; k < n; k++) m->calls.data[k].gpu_loop = def_has_gpu_loop(m, m->calls.data[k].def);
   /* a def is hot when one of its calls is: each round can only add defs; a chain of calls
    * longer than MAX_ROUNDS defs stops there */
+  /* a call in a loop of its own def is decided in the first round (its answer does not depend
+   * on which defs are hot), so each round scans loop bodies at most once per call */
+  uint8_t *decided = gl_xcalloc(n, 1);
   for (size_t round = 0; round < MAX_ROUNDS; round++) {
     bool changed = false;
     for (size_t k = 0; k < n; k++) {
       gl_model__rec *d = &m->nodes.data[m->calls.data[k].def];
-      if ((d->flags & GL_REC_HOT_DEF) || !hot_at(m, m->calls.data[k].call)) continue;
+      if ((d->flags & GL_REC_HOT_DEF) || decided[k]) continue;
+      uint32_t call = m->calls.data[k].call;
+      if (m->nodes.data[call].flags & GL_REC_IN_LOOP) decided[k] = 1;
+      if (!hot_at(m, call)) continue;
       d->flags |= GL_REC_HOT_DEF;
       changed = true;
     }
     if (!changed) break;
   }
+  free(decided);
 }
 
 /* ---- needed transfers -------------------------------------------------------------------------- */

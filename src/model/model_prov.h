@@ -117,6 +117,8 @@ typedef struct gl_prov_pass {
   gl_pval *freal;              /* ... and in its real walk */
   uint8_t *fstate;             /* what the device walk found */
   uint32_t fentry;             /* the entry of the def in its device walk, else NONE */
+  uint64_t *defnames;          /* hashes of the names of every def of the file (0: empty) */
+  size_t ndefnames;            /* slots, a power of two */
   uint32_t walk_def;           /* the def (or lambda) whose body is walked; NONE: the module */
   uint16_t dev_type;           /* the array type of the one device framework the file imports
                                   (torch, cupy, jax, warp), given to device data of unknown
@@ -215,6 +217,8 @@ static inline gl_pval gl_prov__val(const gl_prov_pass *pp, uint32_t i) {
 
 void gl_prov__summary_init(gl_prov_pass *pp);
 void gl_prov__summary_free(gl_prov_pass *pp);
+/* True when some def of the file (in any scope) is named name[0, len). */
+bool gl_prov__file_defines(const gl_prov_pass *pp, const char *name, size_t len);
 /* Entry e was bound at identifier node i (a def's name, or any other binding). */
 void gl_prov__summary_bound(gl_prov_pass *pp, uint32_t e, uint32_t i);
 /* The entry whose only binding is the def node def, or NONE (then it gets no summary). */

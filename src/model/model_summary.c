@@ -6,7 +6,8 @@
  *       whether it copies device data to the host (a d2h call that is not a builtin's); the
  *       join of its returns in its real walk too (for the calls walked after it); and
  *       applying a summary at a call of the def by name (`loss_fn(x, y)`) or as a method of
- *       the class that defines it (`self.step(x)`), when the call passes device data.
+ *       the class that defines it (`self.step(x)`), when the call passes device data; the
+ *       set of names any def of the file has (for callees the file does not define).
  * Not: the walk itself (model_prov.c), expression values (model_eval.c), cells (model_flow.c).
  * Threads: runs inside gl_model_build on one worker. */
 #include "model/model_prov.h"
@@ -27,7 +28,41 @@ enum {
   FS_REAL_RET = 32,   /* some `return` of the real walk gave a value */
 };
 
+static uint64_t name_hash(const char *s, size_t len) {
+  uint64_t h = 1469598103934665603ull;   /* FNV-1a; 0 marks an empty slot */
+  for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+  return h ? h : 1;
+}
+
+/* The names of every def of the file, in an open-addressing set of hashes. */
+static void def_names_init(gl_prov_pass *pp) {
+  const gl_model *m = pp->m;
+  size_t ndefs = 0;
+  for (size_t i = 0; i < m->nodes.len; i++) ndefs += m->nodes.data[i].kind == GL_K_FUNCTION_DEFINITION;
+  size_t cap = 16;
+  while (cap < 2 * ndefs) cap *= 2;
+  pp->defnames = gl_xcalloc(cap, sizeof(*pp->defnames));
+  pp->ndefnames = cap;
+  for (size_t i = 0; i < m->nodes.len && ndefs; i++) {
+    if (m->nodes.data[i].kind != GL_K_FUNCTION_DEFINITION) continue;
+    size_t len;
+    const char *s = gl_model__text(m, ts_node_child_by_field_id(m->nodes.data[i].node, m->f.name), &len);
+    uint64_t h = name_hash(s, len);
+    size_t k = h & (cap - 1);
+    while (pp->defnames[k] && pp->defnames[k] != h) k = (k + 1) & (cap - 1);
+    pp->defnames[k] = h;
+  }
+}
+
+bool gl_prov__file_defines(const gl_prov_pass *pp, const char *name, size_t len) {
+  uint64_t h = name_hash(name, len);
+  for (size_t k = h & (pp->ndefnames - 1); pp->defnames[k]; k = (k + 1) & (pp->ndefnames - 1))
+    if (pp->defnames[k] == h) return true;
+  return false;
+}
+
 void gl_prov__summary_init(gl_prov_pass *pp) {
+  def_names_init(pp);
   size_t ne = pp->m->names.entries.len ? pp->m->names.entries.len : 1;
   pp->fdef = gl_xmalloc(ne * sizeof(*pp->fdef));
   for (size_t i = 0; i < ne; i++) pp->fdef[i] = GL_MODEL__NONE;
@@ -38,6 +73,7 @@ void gl_prov__summary_init(gl_prov_pass *pp) {
 }
 
 void gl_prov__summary_free(gl_prov_pass *pp) {
+  free(pp->defnames);
   free(pp->fdef);
   free(pp->fret);
   free(pp->freal);
