@@ -58,6 +58,9 @@ typedef enum gl_result {
   GL_RESULT_TO_ARG,          /* `.to(x)`: the device named by arg 0 or `device=` (same test) */
   GL_RESULT_DEVICE_SPEC,     /* a device specification (torch.device("cuda", 0)): device when
                                 arg 0 names a CUDA device, host when it names the CPU */
+  GL_RESULT_DEFAULT_DEVICE,  /* as device-kwarg, but without `device=` the library's default
+                                device, which on a GPU machine is CUDA (wp.zeros(n)): device,
+                                linted for the GPU path */
 } gl_result;
 
 #define GL_TYPE_NONE UINT16_MAX

@@ -38,7 +38,8 @@ typedef struct jcur {
 static const char *const when_names[] = {"always",        "receiver-device", "arg0-device",
                                          "result-device", "arg0-not-host",   "arg0-not-device"};
 static const char *const result_names[] = {"unknown", "device",       "host",   "receiver",
-                                           "arg0",    "device-kwarg", "to-arg", "device-spec"};
+                                           "arg0",    "device-kwarg", "to-arg", "device-spec",
+                                           "default-device"};
 static const char *const prov_names[] = {"unknown", "host", "device"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -48,7 +49,7 @@ static const char *const prov_names[] = {"unknown", "host", "device"};
   (BIT(GL_WHEN_ALWAYS) | BIT(GL_WHEN_ARG0_DEVICE) | BIT(GL_WHEN_RESULT_DEVICE) |                \
    BIT(GL_WHEN_ARG0_NOT_HOST) | BIT(GL_WHEN_ARG0_NOT_DEVICE))
 #define WHEN_NO_ARGS (BIT(GL_WHEN_ALWAYS) | BIT(GL_WHEN_RECEIVER_DEVICE))
-#define RESULT_ANY 0xffu
+#define RESULT_ANY 0x1ffu
 #define RESULT_NO_RECEIVER (RESULT_ANY & ~BIT(GL_RESULT_RECEIVER))
 #define RESULT_NO_ARGS \
   (BIT(GL_RESULT_UNKNOWN) | BIT(GL_RESULT_DEVICE) | BIT(GL_RESULT_HOST) | BIT(GL_RESULT_RECEIVER))
@@ -57,7 +58,7 @@ static const char *const prov_names[] = {"unknown", "host", "device"};
  * receiver outside a type, and no argument to an attribute, a subscript or an operator. */
 static const struct kind_rule {
   uint8_t whens;
-  uint8_t results;
+  uint16_t results;
   const char *noun;
 } kind_rules[] = {
     [GL_LM_FUNCTION] = {WHEN_NO_RECEIVER, RESULT_NO_RECEIVER, "a function"},
@@ -267,7 +268,8 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
     if (v >= 0) e->api.when = (uint8_t)v;
   } else if (strcmp(it->string, "result") == 0) {
     v = read_enum(c, it, off, "result", result_names, COUNT(result_names),
-                  "unknown, device, host, receiver, arg0, device-kwarg, to-arg or device-spec");
+                  "unknown, device, host, receiver, arg0, device-kwarg, to-arg, device-spec or "
+                  "default-device");
     if (v >= 0) e->api.result = (uint8_t)v;
   } else if (strcmp(it->string, "type") == 0) {
     read_ref(c, it, off, "type", &e->type);

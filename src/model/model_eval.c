@@ -121,8 +121,12 @@ static gl_prov result_prov(const gl_prov_pass *pp, const use *u, gl_pval a0, uin
     case GL_RESULT_HOST: return GL_PROV_HOST;
     case GL_RESULT_RECEIVER: return u->has_recv ? gl_pval_prov(u->recv) : GL_PROV_UNKNOWN;
     case GL_RESULT_ARG0: return gl_pval_prov(a0);
-    case GL_RESULT_DEVICE_KWARG:
-      if (u->devkw == GL_MODEL__NONE) return GL_PROV_HOST;
+    case GL_RESULT_DEFAULT_DEVICE: case GL_RESULT_DEVICE_KWARG:
+      if (u->devkw == GL_MODEL__NONE) {
+        if (u->e->result == GL_RESULT_DEVICE_KWARG) return GL_PROV_HOST;
+        *named = GL_VAL_ACCEL;   /* the library's default device: CUDA on the GPU path */
+        return GL_PROV_DEVICE;
+      }
       if (may_name_accelerator(pp, u->devkw)) {   /* torch.zeros(n, device=device) */
         *named = GL_VAL_ACCEL;
         return GL_PROV_DEVICE;
@@ -416,10 +420,11 @@ static void call(gl_prov_pass *pp, const gl_pframe *f) {
       local = gl_prov__summary_apply(pp, f->kid[0], (f->fl & PF_ARG_DEV) != 0, &v, &roles);
       /* An object of unknown type called on device data, `model(x)`, `self.head(h)`,
        * `criterion(out, y)`: a module the file does not define maps device tensors to device
-       * tensors of the same kind. */
+       * tensors of the same kind. A value typed by a model without a `call` entry counts too
+       * (`model = GPT(cfg).to(device)` types it as `.to` of a tensor would; tensors are not
+       * callable, modules are). */
       gl_pval a0 = gl_prov__val(pp, f->arg0);
-      if (!local && gl_pval_prov(a0) == GL_PROV_DEVICE &&
-          (!u.has_recv || u.recv.type == GL_TYPE_NONE) && callee_is_opaque(pp, f->kid[0])) {
+      if (!local && gl_pval_prov(a0) == GL_PROV_DEVICE && callee_is_opaque(pp, f->kid[0])) {
         v.type = a0.type;
         v.bits = (uint8_t)(GL_PROV_DEVICE | (a0.bits & GL_VAL_ACCEL));
         v = gl_prov__typed(pp, v);

@@ -22,7 +22,10 @@ void gl_prov__flow_init(gl_prov_pass *pp) {
   size_t ne = n->entries.len ? n->entries.len : 1;
   pp->cur = gl_xmalloc(ne * sizeof(*pp->cur));
   pp->sum = gl_xmalloc(ne * sizeof(*pp->sum));
-  for (size_t i = 0; i < ne; i++) pp->cur[i] = pp->sum[i] = gl_pval_unknown();
+  for (size_t i = 0; i < ne; i++) {
+    pp->cur[i] = gl_pval_unbound();
+    pp->sum[i] = gl_pval_unknown();
+  }
   pp->sum_state = gl_xcalloc(ne, 1);
   pp->stamp = gl_xcalloc(ne, sizeof(*pp->stamp));
   pp->acc = gl_xcalloc(ne, sizeof(*pp->acc));
@@ -75,7 +78,8 @@ gl_pval gl_prov__read(gl_prov_pass *pp, uint32_t i, uint8_t *extra) {
     *extra = GL_VAL_QUAL;
     return gl_pval_unknown();
   }
-  if (pp->owner[ent->scope] == pp->walk_owner) return pp->cur[e];
+  if (pp->owner[ent->scope] == pp->walk_owner)
+    return gl_pval_is_unbound(pp->cur[e]) ? gl_pval_unknown() : pp->cur[e];
   if (pp->sum_state[e] != SUM_SET) return gl_pval_unknown();
   gl_pval v = pp->sum[e];
   v.bits &= (uint8_t)~GL_VAL_FROM_DEVICE;   /* from-device holds within one function */
@@ -327,6 +331,7 @@ bool gl_prov__loop_converged(gl_prov_pass *pp, const gl_pframe *f) {
     if (pp->stamp[e] == t) continue;
     pp->stamp[e] = t;
     gl_pval head = pp->log.data[i].old;   /* the first write after the mark saw the head value */
+    if (gl_pval_is_unbound(head)) continue;   /* first bound in the body: no value flows back */
     if (!gl_pval_eq(gl_pval_join(head, pp->cur[e]), head)) return false;
   }
   return true;
@@ -340,12 +345,14 @@ void gl_prov__loop_forget(gl_prov_pass *pp, const gl_pframe *f) {
     uint32_t e = pp->log.data[i].entry;
     if (pp->stamp[e] == t) continue;
     pp->stamp[e] = t;
-    gl_pundo r = {e, gl_pval_unknown()};
+    /* a name first bound in the body stays unbound at the head: every value it can have
+     * there is one the body binds */
+    gl_pundo r = {e, gl_pval_is_unbound(pp->log.data[i].old) ? gl_pval_unbound() : gl_pval_unknown()};
     gl_vec_push(&pp->res, r);
   }
   undo_to(pp, f->mark);
   for (size_t i = from; i < pp->res.len; i++)
-    write_cell(pp, pp->res.data[i].entry, gl_pval_unknown(), false);
+    write_cell(pp, pp->res.data[i].entry, pp->res.data[i].old, false);
   pp->res.len = from;
 }
 
@@ -354,6 +361,7 @@ void gl_prov__loop_forget_recorded(gl_prov_pass *pp, uint32_t loop) {
   const gl_model__touch *head = gl_model__touch_find(l, loop, GL_MODEL__NONE);
   if (!head) return;
   for (uint32_t i = head->next; i != GL_MODEL__NONE; i = l->touches.data[i].next)
-    if (l->touches.data[i].flags & GL_TOUCH_REBOUND)
+    if ((l->touches.data[i].flags & GL_TOUCH_REBOUND) &&
+        !gl_pval_is_unbound(pp->cur[l->touches.data[i].entry]))
       write_cell(pp, l->touches.data[i].entry, gl_pval_unknown(), false);
 }

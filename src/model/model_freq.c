@@ -119,9 +119,21 @@ static bool does_gpu_work(const gl_model *m, uint32_t i) {
   return false;
 }
 
+/* True for a call that replays a captured CUDA graph (`wp.capture_launch(graph)`,
+ * `graph.replay()`): the graph holds the steps of an inner loop. */
+static bool graph_launch(const gl_model *m, uint32_t call) {
+  TSNode fn = ts_node_child_by_field_id(m->nodes.data[call].node, m->f.function);
+  char q[64];
+  if (gl_model_resolve(m, fn, q, sizeof(q)) && strcmp(q, "warp.capture_launch") == 0) return true;
+  if (gl_model__kind_of(m, fn) != GL_K_ATTRIBUTE) return false;
+  size_t len;
+  const char *s = gl_model__text(m, ts_node_child_by_field_id(fn, m->f.attribute), &len);
+  return len == 6 && memcmp(s, "replay", 6) == 0;
+}
+
 /* True when the body of loop (or of a def) holds another loop, not around node i, that does
- * GPU work, or a call beside i of a def of this file whose body holds one: the statements of
- * loop outside it run once per outer iteration. */
+ * GPU work, a call beside i of a def of this file whose body holds one, or a graph replay: the
+ * statements of loop outside it run once per outer iteration. */
 static bool has_inner_gpu_loop(const gl_model *m, uint32_t loop, uint32_t i) {
   for (uint32_t j = loop + 1; j < m->ends[loop]; j++) {
     uint8_t k = m->nodes.data[j].kind;
@@ -129,9 +141,9 @@ static bool has_inner_gpu_loop(const gl_model *m, uint32_t loop, uint32_t i) {
       j = m->ends[j] - 1;
       continue;
     }
-    if (k == GL_K_CALL && m->calls.len && !(j <= i && i < m->ends[j])) {
-      const gl_model__call *c = call_of(m, j);
-      if (c && c->gpu_loop) return true;
+    if (k == GL_K_CALL && !(j <= i && i < m->ends[j])) {
+      const gl_model__call *c = m->calls.len ? call_of(m, j) : NULL;
+      if ((c && c->gpu_loop) || graph_launch(m, j)) return true;
     }
     if (k != GL_K_FOR_STATEMENT && k != GL_K_WHILE_STATEMENT) continue;
     if (j <= i && i < m->ends[j]) continue;   /* the loop around i: not beside it */

@@ -521,7 +521,7 @@ static void module_again(gl_prov_pass *pp) {
     if (k == 0 || defs.data[k] != defs.data[k - 1]) real_walk(pp, defs.data[k]);
   gl_vec_free(&defs);
   for (size_t e = 0; e < n->entries.len; e++) {
-    pp->cur[e] = gl_pval_unknown();
+    pp->cur[e] = gl_pval_unbound();
     if (pp->owner[n->entries.data[e].scope] == GL_MODEL__MODULE_SCOPE) {
       pp->sum[e] = gl_pval_unknown();
       pp->sum_state[e] = 0;

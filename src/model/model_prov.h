@@ -27,10 +27,23 @@ static inline gl_prov gl_pval_prov(gl_pval v) { return (gl_prov)(v.bits & GL_VAL
 
 static inline bool gl_pval_eq(gl_pval a, gl_pval b) { return a.type == b.type && a.bits == b.bits; }
 
-/* Join of two values that may both reach a point: equal provenance stays (device + device =
+/* What a name's cell holds before any binding of the walk reaches it (provenance 3, never an
+ * expression's value; a read gives unknown). A join ignores it: after `if c: x = dev`, or a loop
+ * whose body binds x first, a use of x sees the value bound there (with no binding, Python
+ * would raise NameError). */
+static inline gl_pval gl_pval_unbound(void) {
+  gl_pval v = {GL_TYPE_NONE, 3};
+  return v;
+}
+
+static inline bool gl_pval_is_unbound(gl_pval v) { return v.type == GL_TYPE_NONE && v.bits == 3; }
+
+/* Join of two values that may both reach a point (an unbound cell is no value): equal provenance stays (device + device =
  * device, host + host = host), anything else is unknown; equal types stay; a fact bit stays
  * when both have it. */
 static inline gl_pval gl_pval_join(gl_pval a, gl_pval b) {
+  if (gl_pval_is_unbound(a)) return b;
+  if (gl_pval_is_unbound(b)) return a;
   gl_pval r;
   r.type = a.type == b.type ? a.type : GL_TYPE_NONE;
   uint8_t prov = (a.bits & GL_VAL_PROV) == (b.bits & GL_VAL_PROV) ? (a.bits & GL_VAL_PROV) : 0;

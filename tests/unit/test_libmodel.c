@@ -343,8 +343,8 @@ static void test_bad_values(void **state) {
              66, "unknown when 'arg0' (expected always, receiver-device, arg0-device, result-device, arg0-not-host or "
              "arg0-not-device)");
   expect_one("\"result\": \"to-arg\"", "\"result\": \"to_arg\"", 17, 33,
-             "unknown result 'to_arg' (expected unknown, device, host, receiver, arg0, device-kwarg, to-arg "
-             "or device-spec)");
+             "unknown result 'to_arg' (expected unknown, device, host, receiver, arg0, device-kwarg, to-arg, "
+             "device-spec or default-device)");
   expect_one("\"result\": \"to-arg\"", "\"result\": 3", 17, 33, "'result' must be a string");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"cpu\"}", 22, 31,
              "unknown provenance 'cpu' (expected device, host or unknown)");

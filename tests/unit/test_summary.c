@@ -4,7 +4,8 @@
  *       def whose name is bound again), the d2h effect of a def at its calls (not under its own
  *       frequency guard), hot defs (called per iteration, through chains; not beside a loop of
  *       their own that does the GPU work; not under a guard), branches on the GPU path, and the
- *       accelerator a free variable's CUDA and CPU bindings select; each with near misses.
+ *       accelerator a free variable's CUDA and CPU bindings select, names first bound in a
+ *       branch or loop; each with near misses.
  * Not: the rest of the provenance pass (test_prov.c).
  * Threads: single-threaded. */
 #include <setjmp.h>
@@ -117,6 +118,18 @@ static void test_free_variable_accelerator(void **state) {
   done(f);
 }
 
+/* A name first bound inside nested loops keeps the body's value after them, also when the
+ * outer loop needs its pessimistic second walk (`n` changes between its head and its end). */
+static void test_unbound_through_loops(void **state) {
+  fx *f = build_with(HEAD "n = np.zeros(1)\nfor i in r:\n    n = cp.zeros(1)\n    for j in r:\n"
+                          "        v = cp.zeros(2)\n    v\n"
+                          "w = np.zeros(1)\nfor i in r:\n    w = cp.zeros(1)\nw\n",
+                     *state);
+  PROV(f, "identifier:v#1", "device");   /* unbound before: only the body binds it */
+  PROV(f, "identifier:w#2", "unknown");  /* host before the loop, device in it */
+  done(f);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_returns_at_calls),
@@ -124,6 +137,7 @@ int main(void) {
       cmocka_unit_test(test_hot_defs),
       cmocka_unit_test(test_gpu_path_branches),
       cmocka_unit_test(test_free_variable_accelerator),
+      cmocka_unit_test(test_unbound_through_loops),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
 }
