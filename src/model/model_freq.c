@@ -123,12 +123,14 @@ static bool does_gpu_work(const gl_model *m, uint32_t i) {
  * `graph.replay()`): the graph holds the steps of an inner loop. */
 static bool graph_launch(const gl_model *m, uint32_t call) {
   TSNode fn = ts_node_child_by_field_id(m->nodes.data[call].node, m->f.function);
-  char q[64];
-  if (gl_model_resolve(m, fn, q, sizeof(q)) && strcmp(q, "warp.capture_launch") == 0) return true;
-  if (gl_model__kind_of(m, fn) != GL_K_ATTRIBUTE) return false;
   size_t len;
-  const char *s = gl_model__text(m, ts_node_child_by_field_id(fn, m->f.attribute), &len);
-  return len == 6 && memcmp(s, "replay", 6) == 0;
+  const char *s = gl_model__text(m, fn, &len);   /* the callee's last name, before resolving */
+  size_t k = len;
+  while (k > 0 && s[k - 1] != '.') k--;
+  if (len - k == 6 && memcmp(s + k, "replay", 6) == 0) return k > 0;
+  if (len - k != 14 || memcmp(s + k, "capture_launch", 14) != 0) return false;
+  char q[64];
+  return gl_model_resolve(m, fn, q, sizeof(q)) && strcmp(q, "warp.capture_launch") == 0;
 }
 
 /* True when the body of loop (or of a def) holds another loop, not around node i, that does
