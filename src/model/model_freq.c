@@ -170,6 +170,14 @@ static bool def_has_gpu_loop(const gl_model *m, uint32_t def) {
   return false;
 }
 
+/* True when child c of p, an if_statement or elif_clause, is its consequence and runs now and
+ * then: the condition is a frequency guard, or the block ends in break / return / raise. */
+static bool now_and_then(const gl_model *m, uint32_t p, uint32_t c) {
+  if (m->nodes.data[c].field != m->f.consequence) return false;
+  uint32_t ci = gl_model__index_of(m, ts_node_child_by_field_id(m->nodes.data[p].node, m->f.condition));
+  return (ci != GL_MODEL__NONE && is_guard(m, ci)) || block_exits(m, c);
+}
+
 static bool hot_at(const gl_model *m, uint32_t i) {
   bool in_loop = (m->nodes.data[i].flags & GL_REC_IN_LOOP) != 0;
   for (uint32_t c = i, p = m->nodes.data[i].parent; p != GL_MODEL__NONE;
@@ -177,12 +185,7 @@ static bool hot_at(const gl_model *m, uint32_t i) {
     const gl_model__rec *pr = &m->nodes.data[p], *cr = &m->nodes.data[c];
     switch ((gl_model__kind)pr->kind) {
       case GL_K_IF_STATEMENT: case GL_K_ELIF_CLAUSE:
-        if (cr->field == m->f.consequence) {
-          TSNode cond = ts_node_child_by_field_id(pr->node, m->f.condition);
-          uint32_t ci = gl_model__index_of(m, cond);
-          if (ci != GL_MODEL__NONE && is_guard(m, ci)) return false;
-          if (block_exits(m, c)) return false;
-        }
+        if (now_and_then(m, p, c)) return false;
         break;
       case GL_K_FOR_STATEMENT: case GL_K_WHILE_STATEMENT:
         if (!in_loop || cr->field != m->f.body) break;
@@ -209,13 +212,9 @@ static bool hot_at(const gl_model *m, uint32_t i) {
 bool gl_model__guarded(const gl_model *m, uint32_t i) {
   for (uint32_t c = i, p = m->nodes.data[i].parent; p != GL_MODEL__NONE;
        c = p, p = m->nodes.data[p].parent) {
-    const gl_model__rec *pr = &m->nodes.data[p];
-    if (pr->kind == GL_K_FUNCTION_DEFINITION || pr->kind == GL_K_LAMBDA) return false;
-    if ((pr->kind == GL_K_IF_STATEMENT || pr->kind == GL_K_ELIF_CLAUSE) &&
-        m->nodes.data[c].field == m->f.consequence) {
-      uint32_t ci = gl_model__index_of(m, ts_node_child_by_field_id(pr->node, m->f.condition));
-      if ((ci != GL_MODEL__NONE && is_guard(m, ci)) || block_exits(m, c)) return true;
-    }
+    uint8_t k = m->nodes.data[p].kind;
+    if (k == GL_K_FUNCTION_DEFINITION || k == GL_K_LAMBDA) return false;
+    if ((k == GL_K_IF_STATEMENT || k == GL_K_ELIF_CLAUSE) && now_and_then(m, p, c)) return true;
   }
   return false;
 }
