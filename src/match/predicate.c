@@ -41,6 +41,7 @@ static const pred_def pred_table[] = {
     {"loop-invariant?", GL_PRED_LOOP_INVARIANT, false, SHAPE_CAPTURE},
     {"builtin?", GL_PRED_BUILTIN, false, SHAPE_CAPTURE_STRINGS},
     {"local-call?", GL_PRED_LOCAL_CALL, false, SHAPE_CAPTURE},
+    {"untimed?", GL_PRED_UNTIMED, false, SHAPE_CAPTURE},
 };
 
 static const char *const shape_text[] = {
@@ -415,6 +416,8 @@ static bool test_node(const gl_pred *p, TSNode n, const TSQueryMatch *m, gl_pred
       return env->model && gl_model_loop_invariant(env->model, n);
     case GL_PRED_LOCAL_CALL:
       return env->model && gl_model_local_call(env->model, n);
+    case GL_PRED_UNTIMED:
+      return env->model && !gl_model_timed(env->model, n);
     case GL_PRED_BUILTIN:
       if (!env->model || !gl_model_is_builtin(env->model, n)) return false;
       text = node_text(env, n, &len);

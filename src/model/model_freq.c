@@ -6,7 +6,8 @@
  *       the outer loop of a nested loop that does the GPU work (its other statements run once
  *       per outer iteration: per epoch, not per step; a call of a def of this file whose body
  *       has such a loop counts as one), and hot defs: a def called on every iteration of a hot
- *       loop runs its body per iteration, as if it were written there (m->calls).
+ *       loop runs its body per iteration, as if it were written there (m->calls); whether the
+ *       function around a node reads a clock (gl_model_timed: a timing region).
  * Not: what the loop rebinds (model_loop.c), provenance (model_prov.c).
  * Threads: pure queries over a built model. */
 #include "model/model_int.h"
@@ -120,8 +121,10 @@ static bool does_gpu_work(const gl_model *m, uint32_t i) {
 }
 
 /* True for a call that replays a captured CUDA graph (`wp.capture_launch(graph)`,
- * `graph.replay()`): the graph holds the steps of an inner loop. */
+ * `graph.replay()`) in a file that captures a loop into one: the graph holds the steps of an
+ * inner loop. (A graph captured elsewhere may hold one step: the replaying loop is the hot one.) */
 static bool graph_launch(const gl_model *m, uint32_t call) {
+  if (!m->captures_loop) return false;
   TSNode fn = ts_node_child_by_field_id(m->nodes.data[call].node, m->f.function);
   size_t len;
   const char *s = gl_model__text(m, fn, &len);   /* the callee's last name, before resolving */
@@ -133,9 +136,20 @@ static bool graph_launch(const gl_model *m, uint32_t call) {
   return gl_model_resolve(m, fn, q, sizeof(q)) && strcmp(q, "warp.capture_launch") == 0;
 }
 
+/* True when node j, inside loop, is under an `if` (or `elif` / `else`) within loop: it runs on
+ * some iterations only (a loop over the few parts of a frame, when there are any). */
+static bool conditional(const gl_model *m, uint32_t loop, uint32_t j) {
+  for (uint32_t p = m->nodes.data[j].parent; p != GL_MODEL__NONE && p != loop;
+       p = m->nodes.data[p].parent) {
+    uint8_t k = m->nodes.data[p].kind;
+    if (k == GL_K_IF_STATEMENT || k == GL_K_ELIF_CLAUSE || k == GL_K_ELSE_CLAUSE) return true;
+  }
+  return false;
+}
+
 /* True when the body of loop (or of a def) holds another loop, not around node i, that does
- * GPU work, a call beside i of a def of this file whose body holds one, or a graph replay: the
- * statements of loop outside it run once per outer iteration. */
+ * GPU work (not under an `if` of loop's body), a call beside i of a def of this file whose body
+ * holds one, or a graph replay: the statements of loop outside it run once per outer iteration. */
 static bool has_inner_gpu_loop(const gl_model *m, uint32_t loop, uint32_t i) {
   for (uint32_t j = loop + 1; j < m->ends[loop]; j++) {
     uint8_t k = m->nodes.data[j].kind;
@@ -149,7 +163,7 @@ static bool has_inner_gpu_loop(const gl_model *m, uint32_t loop, uint32_t i) {
     }
     if (k != GL_K_FOR_STATEMENT && k != GL_K_WHILE_STATEMENT) continue;
     if (j <= i && i < m->ends[j]) continue;   /* the loop around i: not beside it */
-    if (does_gpu_work(m, j)) return true;
+    if (!conditional(m, loop, j) && does_gpu_work(m, j)) return true;
     j = m->ends[j] - 1;
   }
   return false;
@@ -231,7 +245,40 @@ static int by_call(const void *a, const void *b) {
   return x->call < y->call ? -1 : x->call > y->call;
 }
 
+/* True when the callee of call j ends in one of names[0, n). */
+static bool callee_ends(const gl_model *m, uint32_t j, const char *const *names, size_t n) {
+  size_t len;
+  const char *s = gl_model__text(m, ts_node_child_by_field_id(m->nodes.data[j].node, m->f.function), &len);
+  for (size_t k = 0; k < n; k++) {
+    size_t l = strlen(names[k]);
+    if (len >= l && memcmp(s + len - l, names[k], l) == 0) return true;
+  }
+  return false;
+}
+
+/* Sets m->captures_loop: a `with` whose items call a capture (`wp.ScopedCapture()`,
+ * `torch.cuda.graph(g)`) around a loop, or any call that begins a capture by hand
+ * (`capture_begin`, `begin_capture`: what it captures is not followed, and is taken to be a
+ * loop). */
+static void find_captured_loops(gl_model *m) {
+  static const char *const by_hand[] = {"capture_begin", "begin_capture"};
+  static const char *const scoped[] = {"ScopedCapture", ".graph"};
+  for (uint32_t j = 0; j < m->nodes.len && !m->captures_loop; j++) {
+    const gl_model__rec *r = &m->nodes.data[j];
+    if (r->kind == GL_K_CALL && callee_ends(m, j, by_hand, 2)) m->captures_loop = true;
+    if (r->kind != GL_K_WITH_STATEMENT) continue;
+    bool capturing = false, loop = false;
+    for (uint32_t k = j + 1; k < m->ends[j]; k++) {
+      uint8_t kk = m->nodes.data[k].kind;
+      if (kk == GL_K_CALL && callee_ends(m, k, scoped, 2)) capturing = true;
+      if (kk == GL_K_FOR_STATEMENT || kk == GL_K_WHILE_STATEMENT) loop = true;
+    }
+    m->captures_loop = capturing && loop;
+  }
+}
+
 void gl_model__calls_finish(gl_model *m) {
+  find_captured_loops(m);
   if (!m->calls.len) return;
   qsort(m->calls.data, m->calls.len, sizeof(*m->calls.data), by_call);
   size_t n = 0;
@@ -352,6 +399,67 @@ bool gl_model_needed_transfer(const gl_model *m, TSNode node) {
       if (m->nodes.data[j].kind == GL_K_CALL && is_env_step(m, m->nodes.data[j].node) &&
           mentions(m, ts_node_child_by_field_id(m->nodes.data[j].node, m->f.arguments), name, len))
         return true;
+  }
+  return false;
+}
+
+/* True when call j reads a host clock (the timer role), records an event or reads an event's
+ * elapsed time (by the callee's last name: an exemption, so a wider net is the safe side). */
+static bool times(const gl_model *m, uint32_t j) {
+  const gl_model__rec *r = &m->nodes.data[j];
+  if (r->kind != GL_K_CALL) return false;
+  if (r->roles & GL_ROLE_TIMER) return true;
+  size_t len;
+  const char *s = gl_model__text(m, ts_node_child_by_field_id(r->node, m->f.function), &len);
+  return (len >= 13 && memcmp(s + len - 13, ".elapsed_time", 13) == 0) ||
+         (len >= 7 && memcmp(s + len - 7, ".record", 7) == 0);
+}
+
+/* True when statement c reads a clock in its own code: a simple statement anywhere in it, a
+ * `with` in its items; the bodies of compound statements are blocks of their own. */
+static bool statement_times(const gl_model *m, uint32_t c) {
+  uint8_t k = m->nodes.data[c].kind;
+  if (k == GL_K_WITH_STATEMENT) {
+    for (uint32_t j = c + 1; j < m->ends[c]; j++) {
+      if (m->nodes.data[j].kind == GL_K_BLOCK) j = m->ends[j] - 1;
+      else if (times(m, j)) return true;
+    }
+    return false;
+  }
+  if (k != GL_K_EXPRESSION_STATEMENT && k != GL_K_RETURN_STATEMENT) return false;
+  for (uint32_t j = c; j < m->ends[c]; j++) {
+    uint8_t kj = m->nodes.data[j].kind;
+    if (kj == GL_K_LAMBDA) j = m->ends[j] - 1;
+    else if (times(m, j)) return true;
+  }
+  return false;
+}
+
+/* True when a statement of block b (a block, or 0: the module) reads a clock itself. */
+static bool block_times(const gl_model *m, uint32_t b) {
+  for (uint32_t c = b + 1; c < m->ends[b]; c = m->ends[c])
+    if (statement_times(m, c)) return true;
+  return false;
+}
+
+/* True when some statement of the file reads a clock. */
+static bool file_times(const gl_model *m) {
+  for (uint32_t j = 0; j < m->nodes.len; j++)
+    if (times(m, j)) return true;
+  return false;
+}
+
+bool gl_model_timed(const gl_model *m, TSNode node) {
+  uint32_t i = m ? gl_model__index_of(m, node) : GL_MODEL__NONE;
+  if (i == GL_MODEL__NONE) return false;
+  for (uint32_t p = m->nodes.data[i].parent; p != GL_MODEL__NONE; p = m->nodes.data[p].parent) {
+    uint8_t k = m->nodes.data[p].kind;
+    if (k == GL_K_FUNCTION_DEFINITION || k == GL_K_LAMBDA || k == GL_K_CLASS_DEFINITION)
+      /* hot only through its def: the loop that calls it, and may time each call, is elsewhere */
+      return k == GL_K_FUNCTION_DEFINITION && !(m->nodes.data[i].flags & GL_REC_IN_LOOP) &&
+             file_times(m);
+    if ((k == GL_K_BLOCK || m->nodes.data[p].parent == GL_MODEL__NONE) && block_times(m, p))
+      return true;
   }
   return false;
 }

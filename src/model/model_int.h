@@ -286,6 +286,7 @@ struct gl_model {
   gl_model__loops loops;
   gl_vec(gl_model__call) calls;     /* sorted by call, one per call (gl_model__calls_finish) */
   bool qual_known;             /* the provenance pass has run: GL_VAL_QUAL is final */
+  bool captures_loop;          /* the file captures a loop into a CUDA graph (model_freq.c) */
 };
 
 /* The kind of n; GL_K_NONE for a null node too (an absent field). */

@@ -251,7 +251,7 @@ static void test_engine_lazy_equals_eager(void **state) {
     }
     total += fa->findings.len;
   }
-  assert_int_equal(total, 10);  /* GPU201 and GPU510 in each GPU file, none in f2.py */
+  assert_int_equal(total, 15);  /* GPU201, GPU208 and GPU510 in each GPU file, none in f2.py */
   assert_int_equal(a.files.data[2].findings.len, 0);
   gl_run_free(&a);
   gl_run_free(&b);
