@@ -42,7 +42,7 @@ typedef enum gl_pred_kind {
   GL_PRED_LOOP_INVARIANT,   /* #loop-invariant? */
   GL_PRED_BUILTIN,          /* #builtin? @fn "print" ...: a builtin (unbound) name among these */
   GL_PRED_LOCAL_CALL,       /* #local-call? @call: a call of a def of this file, summary applied */
-  GL_PRED_UNTIMED,          /* #untimed? @n: the function around n reads no clock */
+  GL_PRED_UNTIMED,          /* #untimed? @n: n is in no timing region (gl_model_timed) */
 } gl_pred_kind;
 
 #define GL_PRED_PREFIX_MAX 32

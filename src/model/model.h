@@ -75,9 +75,9 @@ bool gl_model_in_loop(const gl_model *m, TSNode node);
  * consequence of an `if` whose condition takes a remainder, `step % N == 0`, or compares with
  * an integer, `i == 0`, or that ends in break / return / raise), not in a loop of a few literal
  * trips (`range(3)`, a literal tuple or list), and not in an outer loop (or a def) beside an
- * inner loop that does the GPU work (an inner loop under an `if` runs on some iterations only and
- * does not count), or beside a call of a def whose body has one (once per
- * epoch, not per step). Comprehensions are hot. Cost: a walk up to the loop plus a scan of the
+ * inner loop that does the GPU work (an inner loop under an `if` runs on some iterations only
+ * and does not count), or beside a call of a def whose body has one (once per epoch, not per
+ * step). Comprehensions are hot. Cost: a walk up to the loop plus a scan of the
  * loop's body. */
 bool gl_model_hot(const gl_model *m, TSNode node);
 
@@ -89,10 +89,9 @@ bool gl_model_needed_transfer(const gl_model *m, TSNode node);
 
 /* True when node is in a timing region: a statement of its own block, or of a block around it
  * up to its def (the module outside any def), reads a host clock (a call with the timer role:
- * `t0 = time.perf_counter()`, `with Timer(time.time)`), an event's `.record()` or
- * `.elapsed_time(...)` in
- * its own code (not in the bodies of an `if`, a loop or a `try` beside node: a clock read for
- * another purpose there does not time node). A node in a def but in no loop of it (hot only
+ * `t0 = time.perf_counter()`, `with Timer(time.time)`), records an event or reads an event's
+ * `.elapsed_time(...)` in its own code (not in the bodies of an `if`, a loop or a `try` beside
+ * node: a clock read for another purpose there does not time node). A node in a def but in no loop of it (hot only
  * because a loop calls the def) is timed when any part of the file reads a clock: the caller
  * may time each call. Cost: the statements of the blocks around node (the file's nodes in
  * that case). */

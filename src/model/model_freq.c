@@ -7,7 +7,8 @@
  *       per outer iteration: per epoch, not per step; a call of a def of this file whose body
  *       has such a loop counts as one), and hot defs: a def called on every iteration of a hot
  *       loop runs its body per iteration, as if it were written there (m->calls); whether the
- *       function around a node reads a clock (gl_model_timed: a timing region).
+ *       blocks around a node read a clock (gl_model_timed: a timing region); whether the file
+ *       captures a loop into a CUDA graph (a replay of one is then an inner loop).
  * Not: what the loop rebinds (model_loop.c), provenance (model_prov.c).
  * Threads: pure queries over a built model. */
 #include "model/model_int.h"
@@ -116,6 +117,17 @@ static bool does_gpu_work(const gl_model *m, uint32_t i) {
       const gl_model__call *c = call_of(m, j);
       if (c && c->gpu_work) return true;
     }
+  }
+  return false;
+}
+
+/* True when the callee of call j ends in one of names[0, n). */
+static bool callee_ends(const gl_model *m, uint32_t j, const char *const *names, size_t n) {
+  size_t len;
+  const char *s = gl_model__text(m, ts_node_child_by_field_id(m->nodes.data[j].node, m->f.function), &len);
+  for (size_t k = 0; k < n; k++) {
+    size_t l = strlen(names[k]);
+    if (len >= l && memcmp(s + len - l, names[k], l) == 0) return true;
   }
   return false;
 }
@@ -245,17 +257,6 @@ static int by_call(const void *a, const void *b) {
   return x->call < y->call ? -1 : x->call > y->call;
 }
 
-/* True when the callee of call j ends in one of names[0, n). */
-static bool callee_ends(const gl_model *m, uint32_t j, const char *const *names, size_t n) {
-  size_t len;
-  const char *s = gl_model__text(m, ts_node_child_by_field_id(m->nodes.data[j].node, m->f.function), &len);
-  for (size_t k = 0; k < n; k++) {
-    size_t l = strlen(names[k]);
-    if (len >= l && memcmp(s + len - l, names[k], l) == 0) return true;
-  }
-  return false;
-}
-
 /* Sets m->captures_loop: a `with` whose items call a capture (`wp.ScopedCapture()`,
  * `torch.cuda.graph(g)`) around a loop, or any call that begins a capture by hand
  * (`capture_begin`, `begin_capture`: what it captures is not followed, and is taken to be a
@@ -273,7 +274,7 @@ static void find_captured_loops(gl_model *m) {
       if (kk == GL_K_CALL && callee_ends(m, k, scoped, 2)) capturing = true;
       if (kk == GL_K_FOR_STATEMENT || kk == GL_K_WHILE_STATEMENT) loop = true;
     }
-    m->captures_loop = capturing && loop;
+    if (capturing && loop) m->captures_loop = true;
   }
 }
 
@@ -409,10 +410,8 @@ static bool times(const gl_model *m, uint32_t j) {
   const gl_model__rec *r = &m->nodes.data[j];
   if (r->kind != GL_K_CALL) return false;
   if (r->roles & GL_ROLE_TIMER) return true;
-  size_t len;
-  const char *s = gl_model__text(m, ts_node_child_by_field_id(r->node, m->f.function), &len);
-  return (len >= 13 && memcmp(s + len - 13, ".elapsed_time", 13) == 0) ||
-         (len >= 7 && memcmp(s + len - 7, ".record", 7) == 0);
+  static const char *const events[] = {".elapsed_time", ".record"};
+  return callee_ends(m, j, events, 2);
 }
 
 /* True when statement c reads a clock in its own code: a simple statement anywhere in it, a
