@@ -75,14 +75,18 @@ static char *snippet_of(const gl_source *src, const gl_region *r) {
   size_t first_len = 0, last_len = 0;
   const char *first = gl_load_line(src, r->start_line, &first_len);
   const char *end = gl_load_line(src, last, &last_len) + last_len;
-  return gl_xstrndup(first, (size_t)(end - first));
+  gl_strbuf b = {0};
+  gl_load_add_shown(&b, src, src->bytes, (size_t)(first - src->bytes), (size_t)(end - src->bytes));
+  return gl_strbuf_take(&b);
 }
 
 static void add_frames_and_hashes(const gl_source *src, gl_file_result *out) {
   if (!out->findings.len) return;
   size_t nhashes = 0;
   /* GitHub's upload action hashes the file as Node decodes it: a BOM stays a character. */
-  char **hashes = gl_loc_line_hashes(src->bytes, src->len, &nhashes);
+  char *as_written = gl_load_as_written(src);
+  char **hashes = gl_loc_line_hashes(as_written ? as_written : src->bytes, src->len, &nhashes);
+  free(as_written);
   for (size_t i = 0; i < out->findings.len; i++) {
     gl_finding *f = &out->findings.data[i];
     f->snippet = snippet_of(src, &f->region);
@@ -100,6 +104,16 @@ static void note_syntax_error(const gl_source *src, const TSTree *tree, gl_file_
   gl_pos pos = gl_load_position(src, byte);
   gl_file_result_note(out, GL_NOTE_SYNTAX_ERROR, GL_LEVEL_WARNING, pos.line, pos.col,
                       "syntax error: %s (the recovered tree was linted)", what ? what : "invalid syntax");
+}
+
+/* A NUL byte: CPython refuses the file ("source code cannot contain null bytes"); the loader read
+ * each as a space, so the rest of the file is linted, and the user is told where the first is. */
+static void note_nuls(const gl_source *src, gl_file_result *out) {
+  if (!src->n_nuls) return;
+  gl_pos pos = gl_load_position(src, src->nuls[0]);
+  gl_file_result_note(out, GL_NOTE_SYNTAX_ERROR, GL_LEVEL_WARNING, pos.line, pos.col,
+                      "the file holds %u NUL byte%s, the first here, which Python refuses (linted "
+                      "with each read as a space)", (unsigned)src->n_nuls, src->n_nuls == 1 ? "" : "s");
 }
 
 /* Parses, models and matches one loaded source into out. */
@@ -120,6 +134,7 @@ static void lint_source(worker *w, const gl_source *src, gl_file_result *out) {
     gl_file_result_note(out, GL_NOTE_SKIPPED, GL_LEVEL_ERROR, 0, 0, "not linted: %s", err.msg);
     return;
   }
+  note_nuls(src, out);
   note_syntax_error(src, tree, out);
   gl_model *model = gl_model_build(src, tree, sh->set->models);
   uint32_t depth = gl_model_max_depth(model), limit = gl_parse_max_depth(w->parser);
@@ -169,6 +184,13 @@ static void lint_path(worker *w, const gl_walk_file *file, gl_file_result *out) 
     gl_source_free(&src);
     return;
   }
+  if (src.foreign) { /* before the prefilter, which finds no library name in such bytes */
+    gl_file_result_note(out, GL_NOTE_SKIPPED, GL_LEVEL_ERROR, 0, 0,
+                        "not linted: the file is %s text, and Python reads source as UTF-8 "
+                        "(save it as UTF-8)", src.foreign);
+    gl_source_free(&src);
+    return;
+  }
   bool notebook = gl_notebook_is_path(file->path);
   gl_cache *cache = from_stdin ? NULL : opts->cache; /* an editor's unsaved text: not cached */
   /* What the prefilter skips (as lint_source would) costs less to skip again than an entry
@@ -180,7 +202,7 @@ static void lint_path(worker *w, const gl_walk_file *file, gl_file_result *out) 
     return;
   }
   gl_hash128 content = {0, 0};
-  if (cache) content = gl_cache_content_hash(src.bytes, src.len, src.had_lone_cr);
+  if (cache) content = gl_cache_content_hash(&src);
   if (cache && gl_cache_get(cache, file->path, content, out)) {
     gl_source_free(&src);
     return;

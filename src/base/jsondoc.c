@@ -27,9 +27,9 @@ void gl_jsondoc_fail_item(gl_jsondoc *d, const struct cJSON *it, const char *fmt
 }
 
 static bool parse(gl_jsondoc *d, const char *what) {
-  const char *nul = memchr(d->src.bytes, '\0', d->src.len);
-  if (nul) {
-    gl_jsondoc_fail(d, (size_t)(nul - d->src.bytes), "%s contains a NUL byte", what);
+  size_t nul = gl_load_first_nul(&d->src);
+  if (nul != SIZE_MAX) {
+    gl_jsondoc_fail(d, nul, "%s contains a NUL byte", what);
     return false;
   }
   const char *text = d->src.bytes + d->start, *end = NULL;

@@ -117,6 +117,43 @@ static void rewrite_lone_cr(gl_source *src) {
   }
 }
 
+/* UTF-16 or UTF-32 text, by its BOM or, without one, by the NULs that ASCII characters (most of
+ * any Python file) leave at fixed positions mod 4 in the first 4 KiB. */
+static const char *foreign_encoding(const unsigned char *b, size_t len) {
+  if (len >= 4 && !memcmp(b, "\xFF\xFE\0\0", 4)) return "UTF-32LE";
+  if (len >= 4 && !memcmp(b, "\0\0\xFE\xFF", 4)) return "UTF-32BE";
+  if (len >= 2 && !memcmp(b, "\xFF\xFE", 2)) return "UTF-16LE";
+  if (len >= 2 && !memcmp(b, "\xFE\xFF", 2)) return "UTF-16BE";
+  size_t n = (len < 4096 ? len : 4096) & ~(size_t)3, z[4] = {0};
+  if (n < 8) return NULL;
+  for (size_t i = 0; i < n; i++) z[i % 4] += b[i] == 0;
+  size_t q = n / 4;
+  bool hi[4], lo[4];
+  for (int k = 0; k < 4; k++) {
+    hi[k] = z[k] * 10 >= q * 6; /* at least 60 % of the slot is NUL */
+    lo[k] = z[k] * 10 <= q;     /* at most 10 % */
+  }
+  if (lo[0] && hi[1] && hi[2] && hi[3]) return "UTF-32LE";
+  if (hi[0] && hi[1] && hi[2] && lo[3]) return "UTF-32BE";
+  if (lo[0] && hi[1] && lo[2] && hi[3]) return "UTF-16LE";
+  if (hi[0] && lo[1] && hi[2] && lo[3]) return "UTF-16BE";
+  return NULL;
+}
+
+/* NUL bytes become spaces, their offsets kept for gl_load_add_shown and the cache key. */
+static void rewrite_nuls(gl_source *src) {
+  char *p = src->bytes, *end = src->bytes + src->len;
+  size_t cap = 0;
+  while ((p = memchr(p, '\0', (size_t)(end - p))) != NULL) {
+    if (src->n_nuls == cap) {
+      cap = cap ? cap * 2 : 8;
+      src->nuls = gl_xrealloc(src->nuls, cap * sizeof(uint32_t));
+    }
+    src->nuls[src->n_nuls++] = (uint32_t)(p - src->bytes);
+    *p++ = ' ';
+  }
+}
+
 /* One pass over the bytes; the table starts at a guess of 40 bytes a line and doubles. */
 static void build_lines(gl_source *src) {
   const char *b = src->bytes;
@@ -151,7 +188,9 @@ static void adopt(gl_source *src, const char *path, char *bytes, size_t len) {
   src->bytes = bytes;
   src->len = len;
   if (len >= 3 && memcmp(bytes, "\xEF\xBB\xBF", 3) == 0) src->bom_len = 3;
+  src->foreign = foreign_encoding((const unsigned char *)bytes, len);
   rewrite_lone_cr(src);
+  rewrite_nuls(src);
 }
 
 int gl_load_file(gl_source *src, const char *path, size_t max_bytes, gl_diag *err) {
@@ -214,6 +253,7 @@ void gl_source_free(gl_source *src) {
   free(src->path);
   free(src->bytes);
   free(src->line_starts);
+  free(src->nuls);
   memset(src, 0, sizeof(*src));
 }
 
@@ -279,4 +319,30 @@ bool gl_source_has(const gl_source *src, const char *text) {
     i = (size_t)(p - b) + 1;
   }
   return false;
+}
+
+void gl_load_add_shown(gl_strbuf *b, const gl_source *src, const char *bytes, size_t start,
+                       size_t end) {
+  uint32_t lo = 0, hi = src->n_nuls; /* the first NUL at or after start */
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (src->nuls[mid] < start) lo = mid + 1;
+    else hi = mid;
+  }
+  for (; lo < src->n_nuls && src->nuls[lo] < end; lo++) {
+    gl_strbuf_add(b, bytes + start, src->nuls[lo] - start);
+    gl_strbuf_add(b, "\xE2\x90\x80", 3); /* U+2400 */
+    start = src->nuls[lo] + 1;
+  }
+  gl_strbuf_add(b, bytes + start, end > start ? end - start : 0);
+}
+
+size_t gl_load_first_nul(const gl_source *src) { return src->n_nuls ? src->nuls[0] : SIZE_MAX; }
+
+char *gl_load_as_written(const gl_source *src) {
+  if (!src->n_nuls) return NULL;
+  char *copy = gl_xmalloc(src->len + 1);
+  memcpy(copy, src->bytes, src->len + 1);
+  for (uint32_t i = 0; i < src->n_nuls; i++) copy[src->nuls[i]] = '\0';
+  return copy;
 }

@@ -1,7 +1,8 @@
 /* load.h: one source file's bytes and its line table.
  * Owns: reading a file safely (regular files only, never blocking on a FIFO or device, read not
  *       mapped, size cap), the byte offset -> (line, UTF-16 column, code-point column) mapping,
- *       BOM, CRLF / lone CR, NUL and invalid UTF-8 handling.
+ *       BOM, CRLF / lone CR, NUL and invalid UTF-8 handling, and showing a source's text as the
+ *       file holds it.
  * Not: deciding which files to read (walk.c), parsing (parse.c).
  * Threads: a gl_source belongs to one worker; functions keep no state between calls. */
 #ifndef GL_LOAD_H
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/diag.h"
+#include "base/strbuf.h"
 
 /* Hard ceiling on a source's size: offsets in the line table are 32-bit. gl_load_file applies it
  * even when max_bytes is 0; gl_load_buffer keeps only the first GL_LOAD_MAX_BYTES bytes. */
@@ -25,6 +27,13 @@ typedef struct gl_source {
                              read it with gl_load_nlines, which builds the table */
   uint32_t bom_len;       /* 3 when the file starts with a UTF-8 BOM, else 0 */
   bool had_lone_cr;       /* a lone CR was rewritten */
+  uint32_t *nuls;         /* owned; ascending offsets of the file's NUL bytes, which bytes holds
+                             as spaces (Python refuses a NUL, tree-sitter stops at one, and every
+                             C string would be cut there); NULL when there are none */
+  uint32_t n_nuls;
+  const char *foreign;    /* "UTF-16LE", "UTF-32BE", ... when the bytes are text in an encoding
+                             Python does not read source in (by BOM, or by where the NULs of
+                             ASCII text fall): such a file is not linted; NULL for UTF-8 */
   const struct gl_notebook *notebook; /* borrowed: for a notebook's virtual source (notebook.h),
                                         its cells and magics; NULL for a .py file */
 } gl_source;
@@ -64,7 +73,8 @@ int gl_load_read(const char *path, size_t cap, char **out, size_t *len, gl_load_
  * Messages: "not a regular file", "file is N bytes, over the size cap of M bytes", "file grew over
  * the size cap of M bytes while read", "cannot open file: no such file or directory" (also "cannot
  * stat file: ...", "cannot read file: ..."). src->path becomes a copy of path. Lone CRs are
- * rewritten to LF (had_lone_cr); CRLF stays; a file ending in "\n" has an empty last line. */
+ * rewritten to LF (had_lone_cr); CRLF stays; a file ending in "\n" has an empty last line. A NUL
+ * byte becomes a space, its offset kept in src->nuls: offsets and columns do not move. */
 int gl_load_file(gl_source *src, const char *path, size_t max_bytes, gl_diag *err);
 
 /* Reads the already open fd (standard input for --stdin-filename: a pipe, a redirected file or a
@@ -103,5 +113,20 @@ bool gl_source_has(const gl_source *src, const char *text);
 /* The bytes of 1-based line `line` without its line end ("\n", or "\r\n"); line 1 starts after
  * the BOM. *len receives the length. A line out of range gives "" and 0. Borrowed from src. */
 const char *gl_load_line(const gl_source *src, uint32_t line, size_t *len);
+
+/* Appends bytes[start, end) to b with each byte that was a NUL in the file (src->nuls) shown as
+ * U+2400 SYMBOL FOR NULL, one code point as the NUL was, so a message or code frame built from
+ * it is neither cut nor shows a space the file does not hold. bytes is src->bytes or a copy of
+ * the same length (a notebook's cells as written). */
+void gl_load_add_shown(gl_strbuf *b, const gl_source *src, const char *bytes, size_t start,
+                       size_t end);
+
+/* The offset of the file's first NUL byte, or SIZE_MAX when it has none: a JSON document (a
+ * config, baseline, evidence file or notebook) holding one is refused there. */
+size_t gl_load_first_nul(const gl_source *src);
+
+/* A copy of src->bytes (len bytes and a terminating NUL) with each NUL of the file put back, for
+ * what must see the bytes as written (GitHub's line hashes); NULL when the file has none. */
+char *gl_load_as_written(const gl_source *src);
 
 #endif

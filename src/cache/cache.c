@@ -117,8 +117,14 @@ gl_cache *gl_cache_open(const char *dir, gl_hash128 run_key, const gl_ruleset *s
   return c;
 }
 
-gl_hash128 gl_cache_content_hash(const char *bytes, size_t len, bool had_lone_cr) {
-  return gl_hash128_of(bytes, len, had_lone_cr ? 0x6c6f6e652d6372ULL : 0);
+gl_hash128 gl_cache_content_hash(const gl_source *src) {
+  gl_hash128 h = gl_hash128_of(src->bytes, src->len, src->had_lone_cr ? 0x6c6f6e652d6372ULL : 0);
+  if (src->n_nuls) {
+    gl_hash128 n = gl_hash128_of(src->nuls, src->n_nuls * sizeof(uint32_t), h.lo ^ 0x6e756cULL);
+    h.lo ^= n.lo;
+    h.hi ^= n.hi;
+  }
+  return h;
 }
 
 static char *entry_path(const gl_cache *c, const char *path) {

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "base/diag.h"
+#include "base/load.h"
 #include "base/vec.h"
 #include "result.h"
 #include "rules/rules.h"
@@ -72,8 +73,9 @@ typedef struct gl_cache gl_cache;
  * written; the run then goes on without a cache. */
 gl_cache *gl_cache_open(const char *dir, gl_hash128 run_key, const gl_ruleset *set, gl_diag *err);
 
-/* The content hash of a loaded file's bytes (had_lone_cr folded in). */
-gl_hash128 gl_cache_content_hash(const char *bytes, size_t len, bool had_lone_cr);
+/* The content hash of a loaded file: its bytes with what the loader rewrote folded in (a lone CR,
+ * the offsets of NULs read as spaces), so a file never shares an entry with its rewritten form. */
+gl_hash128 gl_cache_content_hash(const gl_source *src);
 
 /* Fills out's findings, notifications and linted from the entry of path when it holds content;
  * true on a hit. A missing, corrupt, truncated or foreign entry is a miss. */

@@ -73,16 +73,23 @@ void gl_msg_free(gl_msg_template *t) {
   gl_vec_free(&t->ph);
 }
 
-/* The first line of text, at most GL_PLACEHOLDER_MAX_CHARS code points, "…" when cut. */
-static void append_excerpt(gl_strbuf *b, const char *text, size_t len) {
+/* How many bytes of text[0, len) make its excerpt: the first line, at most
+ * GL_PLACEHOLDER_MAX_CHARS code points. */
+static size_t excerpt_len(const char *text, size_t len) {
   size_t i = 0, chars = 0;
   while (i < len && text[i] != '\n' && text[i] != '\r') {
     bool lead = !gl_utf8_is_cont((unsigned char)text[i]);
     if (lead && chars++ == GL_PLACEHOLDER_MAX_CHARS) break;
     i++;
   }
-  gl_strbuf_add(b, text, i);
-  if (i < len) gl_strbuf_add(b, ELLIPSIS, strlen(ELLIPSIS));
+  return i;
+}
+
+/* The excerpt of src's bytes [start, end), as the file holds them, "…" when cut. */
+static void append_excerpt(gl_strbuf *b, const gl_source *src, size_t start, size_t end) {
+  size_t n = excerpt_len(src->bytes + start, end - start);
+  gl_load_add_shown(b, src, src->bytes, start, start + n);
+  if (start + n < end) gl_strbuf_add(b, ELLIPSIS, strlen(ELLIPSIS));
 }
 
 static const TSNode *first_node(const TSQueryMatch *m, uint32_t capture) {
@@ -98,14 +105,16 @@ static void append_capture(gl_strbuf *b, const gl_placeholder *ph, const TSQuery
   if (ph->qualified && model) {
     char q[1024];
     if (gl_model_resolve(model, *n, q, sizeof(q))) {
-      append_excerpt(b, q, strlen(q));
+      size_t len = strlen(q), cut = excerpt_len(q, len);
+      gl_strbuf_add(b, q, cut);
+      if (cut < len) gl_strbuf_add(b, ELLIPSIS, strlen(ELLIPSIS));
       return;
     }
   }
   uint32_t start = ts_node_start_byte(*n), end = ts_node_end_byte(*n);
   if (end > src->len) end = (uint32_t)src->len;
   if (start > end) start = end;
-  append_excerpt(b, src->bytes + start, end - start);
+  append_excerpt(b, src, start, end);
 }
 
 char *gl_msg_fill(const gl_msg_template *t, const TSQueryMatch *m, const gl_source *src,

@@ -52,9 +52,9 @@ static size_t key_off(const reader *r, const cJSON *it) {
 
 static cJSON *parse(reader *r) {
   const gl_source *raw = r->raw;
-  const char *nul = memchr(raw->bytes, '\0', raw->len);
-  if (nul) {
-    fail(r, (size_t)(nul - raw->bytes), "notebook contains a NUL byte");
+  size_t nul = gl_load_first_nul(raw);
+  if (nul != SIZE_MAX) {
+    fail(r, nul, "notebook contains a NUL byte");
     return NULL;
   }
   const char *text = raw->bytes + raw->bom_len, *end = NULL;

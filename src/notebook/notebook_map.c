@@ -48,7 +48,9 @@ static char *snippet_of(const gl_notebook *nb, const gl_source *vsrc, const gl_r
   const char *end = gl_load_line(vsrc, last, &n1) + n1;
   size_t a = (size_t)(first - vsrc->bytes), b = (size_t)(end - vsrc->bytes);
   if (a > nb->len || b > nb->len || b < a) return gl_xstrdup("");
-  return gl_xstrndup(nb->orig + a, b - a);
+  gl_strbuf shown = {0};
+  gl_load_add_shown(&shown, vsrc, nb->orig, a, b);
+  return gl_strbuf_take(&shown);
 }
 
 /* The virtual byte of 1-based line / UTF-16 column col of vsrc. */

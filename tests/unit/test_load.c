@@ -297,9 +297,115 @@ static void test_nul_bytes_in_the_middle(void **state) {
   assert_pos(&src, 2, 1, 3, 3);
   assert_pos(&src, 4, 2, 1, 1);
   assert_pos(&src, 6, 2, 3, 3);
-  ASSERT_LINE(&src, 1, "a\0b");
-  ASSERT_LINE(&src, 2, "c\0");
+  /* the parser and every C string see spaces; the offsets say where the NULs were */
+  ASSERT_LINE(&src, 1, "a b");
+  ASSERT_LINE(&src, 2, "c ");
+  assert_int_equal(src.n_nuls, 2);
+  assert_int_equal(src.nuls[0], 1);
+  assert_int_equal(src.nuls[1], 5);
   gl_source_free(&src);
+}
+
+/* gl_load_add_shown: the text as the file holds it, each NUL one U+2400, from any start. */
+/* Widens ASCII text to UTF-16/32 in either byte order, for the detection tests. */
+static gl_source load_widened(const char *ascii, int width, bool big, const char *bom,
+                              size_t bom_len) {
+  size_t n = strlen(ascii), len = bom_len + n * (size_t)width;
+  char *b = calloc(len, 1);
+  memcpy(b, bom, bom_len);
+  for (size_t i = 0; i < n; i++)
+    b[bom_len + i * (size_t)width + (big ? (size_t)width - 1 : 0)] = ascii[i];
+  gl_source src = load_str(b, len);
+  free(b);
+  return src;
+}
+
+static void test_foreign_encodings_detected(void **state) {
+  (void)state;
+  const char *text = "import torch\nx = torch.ones(3).cuda()\nprint(x.sum().item())\n";
+  gl_source s;
+  s = load_widened(text, 2, false, "\xFF\xFE", 2);
+  assert_string_equal(s.foreign, "UTF-16LE");
+  gl_source_free(&s);
+  s = load_widened(text, 2, true, "\xFE\xFF", 2);
+  assert_string_equal(s.foreign, "UTF-16BE");
+  gl_source_free(&s);
+  s = load_widened(text, 4, false, "\xFF\xFE\0\0", 4);
+  assert_string_equal(s.foreign, "UTF-32LE");
+  gl_source_free(&s);
+  s = load_widened(text, 4, true, "\0\0\xFE\xFF", 4);
+  assert_string_equal(s.foreign, "UTF-32BE");
+  gl_source_free(&s);
+  /* without a BOM, by where the NULs fall */
+  s = load_widened(text, 2, false, "", 0);
+  assert_string_equal(s.foreign, "UTF-16LE");
+  gl_source_free(&s);
+  s = load_widened(text, 2, true, "", 0);
+  assert_string_equal(s.foreign, "UTF-16BE");
+  gl_source_free(&s);
+  s = load_widened(text, 4, false, "", 0);
+  assert_string_equal(s.foreign, "UTF-32LE");
+  gl_source_free(&s);
+  s = load_widened(text, 4, true, "", 0);
+  assert_string_equal(s.foreign, "UTF-32BE");
+  gl_source_free(&s);
+}
+
+static void test_utf8_with_nuls_is_not_foreign(void **state) {
+  (void)state;
+  gl_source s = LOAD("\xEF\xBB\xBFimport torch\nx = 1\n");
+  assert_null(s.foreign);
+  gl_source_free(&s);
+  /* a few NULs in UTF-8 text, even many in a row, are NULs, not another encoding */
+  s = LOAD("import torch\0\nx = \"\0\0\0\0\0\0\0\0\"\ny = 2\nz = 3\n");
+  assert_null(s.foreign);
+  gl_source_free(&s);
+  s = LOAD("ab");
+  assert_null(s.foreign);
+  gl_source_free(&s);
+}
+
+static void test_add_shown_marks_each_nul(void **state) {
+  (void)state;
+  gl_source src = LOAD("x = \"a\0b\0\0\"\ny\0");
+  gl_strbuf b = {0};
+  gl_load_add_shown(&b, &src, src.bytes, 0, src.len);
+  char *all = gl_strbuf_take(&b);
+  assert_string_equal(all, "x = \"a\xE2\x90\x80" "b\xE2\x90\x80\xE2\x90\x80\"\ny\xE2\x90\x80");
+  free(all);
+  gl_load_add_shown(&b, &src, src.bytes, 8, 10); /* from the second NUL to the closing quote */
+  char *mid = gl_strbuf_take(&b);
+  assert_string_equal(mid, "\xE2\x90\x80\xE2\x90\x80");
+  free(mid);
+  gl_load_add_shown(&b, &src, src.bytes, 0, 4); /* no NUL in the range */
+  char *none = gl_strbuf_take(&b);
+  assert_string_equal(none, "x = ");
+  free(none);
+  gl_source_free(&src);
+  gl_source clean = LOAD("abc");
+  assert_null(clean.nuls);
+  gl_load_add_shown(&b, &clean, clean.bytes, 1, 3);
+  char *plain = gl_strbuf_take(&b);
+  assert_string_equal(plain, "bc");
+  free(plain);
+  gl_source_free(&clean);
+}
+
+/* JSON readers refuse at the first NUL; the line hashes see the bytes as written. */
+static void test_first_nul_and_as_written(void **state) {
+  (void)state;
+  gl_source src = LOAD("ab\0c\0\n");
+  assert_int_equal(gl_load_first_nul(&src), 2);
+  char *raw = gl_load_as_written(&src);
+  assert_non_null(raw);
+  assert_memory_equal(raw, "ab\0c\0\n", 7);
+  assert_int_equal(raw[6], '\0');
+  free(raw);
+  gl_source_free(&src);
+  gl_source clean = LOAD("abc");
+  assert_true(gl_load_first_nul(&clean) == SIZE_MAX);
+  assert_null(gl_load_as_written(&clean));
+  gl_source_free(&clean);
 }
 
 static void test_source_free_twice_and_zeroed(void **state) {
@@ -574,7 +680,8 @@ static void test_fd_regular_file_and_nul(void **state) {
   close(fd);
   assert_int_equal(src.len, 6);
   assert_int_equal(gl_load_nlines(&src), 3);
-  assert_line(&src, 1, "a\0b", 3);
+  assert_line(&src, 1, "a b", 3);
+  assert_int_equal(src.n_nuls, 1);
   assert_pos(&src, 4, 2, 1, 1);
   assert_pos(&src, 5, 2, 2, 2); /* the invalid byte counts one column */
   gl_source_free(&src);
@@ -620,6 +727,10 @@ int main(void) {
       cmocka_unit_test(test_multibyte_columns),
       cmocka_unit_test(test_invalid_utf8_bytes_count_one_each),
       cmocka_unit_test(test_nul_bytes_in_the_middle),
+      cmocka_unit_test(test_add_shown_marks_each_nul),
+      cmocka_unit_test(test_first_nul_and_as_written),
+      cmocka_unit_test(test_foreign_encodings_detected),
+      cmocka_unit_test(test_utf8_with_nuls_is_not_foreign),
       cmocka_unit_test(test_source_free_twice_and_zeroed),
       cmocka_unit_test_setup_teardown(test_file_regular, tmp_setup, tmp_teardown),
       cmocka_unit_test_setup_teardown(test_file_empty, tmp_setup, tmp_teardown),

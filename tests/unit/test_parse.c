@@ -340,11 +340,15 @@ static void test_covers_rejects_short_tree(void **state) {
   ts_tree_delete(t);
 }
 
+/* The loader reads a NUL as a space (load.h), so the statement after it is parsed, not lost in
+ * an error node that stops at the NUL. */
 static void test_nul_byte_still_covered(void **state) {
+  (void)state;
   TSTree *t = parse_ok("x = 1\n\0y = 2\n", 13);
   TSNode root = ts_tree_root_node(t);
   assert_int_equal(ts_node_end_byte(root), 13);
-  assert_true(ts_node_has_error(root));
+  assert_false(ts_node_has_error(root));
+  assert_int_equal(ts_node_named_child_count(root), 2);
   ts_tree_delete(t);
 }
 
