@@ -75,6 +75,12 @@ size_t gl_run_count_at_least(const gl_run *run, gl_level level) {
   return n;
 }
 
+void gl_run_add_unread(gl_run *run, const char *path, const char *why) {
+  gl_file_result *r = gl_vec_grow(&run->files);
+  r->path = gl_xstrdup(path[0] ? path : ".");
+  gl_file_result_note(r, GL_NOTE_SKIPPED, GL_LEVEL_ERROR, 0, 0, "not linted: %s", why);
+}
+
 bool gl_run_incomplete(const gl_run *run) {
   for (size_t i = 0; i < run->files.len; i++) {
     const gl_file_result *f = &run->files.data[i];

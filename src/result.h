@@ -108,6 +108,12 @@ void gl_run_sort(gl_run *run);
  * baseline. */
 size_t gl_run_count_at_least(const gl_run *run, gl_level level);
 
+/* Adds a path the walk could not read (walk.h: missing, a FIFO or device, an unreadable
+ * directory; "" reads as ".") as a file result holding one GL_NOTE_SKIPPED error "not linted:
+ * <why>", so every report format carries it and no summary says the run passed. The caller
+ * sorts the run again (gl_run_sort). */
+void gl_run_add_unread(gl_run *run, const char *path, const char *why);
+
 /* True when some file was asked for but not (fully) linted: a GL_NOTE_SKIPPED or GL_NOTE_PARTIAL. */
 bool gl_run_incomplete(const gl_run *run);
 

@@ -62,7 +62,9 @@ bool gl_walk_is_default_excluded(const char *name) {
 }
 
 static void add_error(walker *w, const char *path, const char *msg) {
-  gl_diag_set(gl_diag_list_add(&w->out->errors), path, 0, 0, "%s", msg);
+  gl_walk_error *e = gl_vec_grow(&w->out->errors);
+  e->path = gl_xstrdup(path ? path : "");
+  snprintf(e->msg, sizeof e->msg, "%s", msg);
 }
 
 static void add_errno(walker *w, const char *path, const char *what, int e) {
@@ -469,5 +471,6 @@ void gl_walk_result_free(gl_walk_result *r) {
   if (!r) return;
   for (size_t i = 0; i < r->files.len; i++) free(r->files.data[i].path);
   gl_vec_free(&r->files);
+  for (size_t i = 0; i < r->errors.len; i++) free(r->errors.data[i].path);
   gl_vec_free(&r->errors);
 }

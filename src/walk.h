@@ -27,9 +27,16 @@ typedef struct gl_walk_file {
   bool explicit_arg; /* named on the command line */
 } gl_walk_file;
 
+/* A path the walk could not read. The path is owned, not a gl_diag's fixed buffer, so a message
+ * never cuts a long path. */
+typedef struct gl_walk_error {
+  char *path;        /* display path, owned; "" for the empty path */
+  char msg[320];     /* why, lower case: "no such file or directory", ... */
+} gl_walk_error;
+
 typedef struct gl_walk_result {
   gl_vec(gl_walk_file) files;     /* sorted by path, unique */
-  gl_diag_list errors;            /* a named path that does not exist or cannot be read: exit 2 */
+  gl_vec(gl_walk_error) errors;   /* a named path that does not exist or cannot be read: exit 2 */
 } gl_walk_result;
 
 /* Expands paths (npaths may be 0: ".") into out (overwritten; opts NULL = no excludes, .gitignore

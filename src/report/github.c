@@ -7,7 +7,8 @@
  *       %0D / %0A, so a message with a line break shows one; every other control character is
  *       made visible with gl_utf8_safe_text (the log viewer renders ANSI escapes). Columns
  *       are code points; endColumn is exclusive, as in Ruff's output.
- * Not: locations (location.c). Threads: main thread. */
+ * The notifications that make a run incomplete (a file not linted, or linted only in part) are
+ * annotations too, titled with their id. Not: locations (location.c). Threads: main thread. */
 #include <stdlib.h>
 #include <string.h>
 #include "report/report_int.h"
@@ -40,24 +41,41 @@ static const char *command(gl_level level) {
   return "notice";
 }
 
-static void annotate(FILE *out, const char *path, const gl_finding *x) {
-  const gl_region *r = &x->region;
-  fprintf(out, "::%s file=", command(x->level));
+/* `::level file=PATH[,line=L,col=C,endLine=EL,endColumn=EC],title=ID::MESSAGE`; r NULL leaves
+ * the position out (a file-level notification). */
+static void annotate(FILE *out, gl_level level, const char *path, const gl_region *r,
+                     const char *id, const char *message) {
+  fprintf(out, "::%s file=", command(level));
   put_escaped(out, path, true);
-  fprintf(out, ",line=%u,col=%u,endLine=%u,endColumn=%u,title=", (unsigned)r->start_line,
-          (unsigned)r->start_col_cp, (unsigned)r->end_line, (unsigned)r->end_col_cp);
-  put_escaped(out, x->rule->id, true);
+  if (r)
+    fprintf(out, ",line=%u,col=%u,endLine=%u,endColumn=%u", (unsigned)r->start_line,
+            (unsigned)r->start_col_cp, (unsigned)r->end_line, (unsigned)r->end_col_cp);
+  fputs(",title=", out);
+  put_escaped(out, id, true);
   fputs("::", out);
-  put_escaped(out, x->message, false);
+  put_escaped(out, message, false);
   fputc('\n', out);
+}
+
+/* A notification that makes the run incomplete (report_int.h) is an annotation too, so the
+ * pull request shows which file was not linted. */
+static void annotate_note(FILE *out, const char *path, const gl_notification *n) {
+  const char *id = gl_report__incomplete_id(n);
+  if (!id) return;
+  gl_region at = {.start_line = n->line, .start_col_cp = n->col ? n->col : 1, .end_line = n->line,
+                  .end_col_cp = n->col ? n->col : 1};
+  annotate(out, n->level, path, n->line ? &at : NULL, id, n->message);
 }
 
 int gl_github_write(FILE *out, const gl_run *run, const gl_report_opts *opts) {
   (void)opts;
   for (size_t i = 0; i < run->files.len; i++) {
     const gl_file_result *f = &run->files.data[i];
-    for (size_t j = 0; j < f->findings.len; j++)
-      if (gl_report__shown(&f->findings.data[j])) annotate(out, f->path, &f->findings.data[j]);
+    for (size_t j = 0; j < f->findings.len; j++) {
+      const gl_finding *x = &f->findings.data[j];
+      if (gl_report__shown(x)) annotate(out, x->level, f->path, &x->region, x->rule->id, x->message);
+    }
+    for (size_t j = 0; j < f->notes.len; j++) annotate_note(out, f->path, &f->notes.data[j]);
   }
   return 0;
 }

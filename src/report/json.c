@@ -3,8 +3,10 @@
  * {"code", "name", "message", "severity", "filename", "location": {"row", "column"},
  *  "end_location": {"row", "column"}, "fingerprint"}; columns are 1-based code points, the
  * fingerprint is the primaryLocationLineHash (null when unknown). With --evidence a calibrated
- * finding adds "evidence" {"metric", "value", "unit", "device", "defaultLevel"} and "rank". Notifications are not part of
- * it (main prints them to stderr; SARIF carries them).
+ * finding adds "evidence" {"metric", "value", "unit", "device", "defaultLevel"} and "rank". Of the
+ * notifications (main prints them all to stderr; SARIF carries them all), those that make the run
+ * incomplete are entries too, as Ruff lists an unreadable file (E902): "code" is "file-skipped" or
+ * "partial-lint", "name" null, the location the note's (1:1 when it has none).
  * Owns: that array. Not: locations (location.c). Threads: main thread; the cJSON tree never
  * leaves gl_json_write. */
 #include <cjson/cJSON.h>
@@ -50,6 +52,23 @@ static bool add_finding(cJSON *array, const char *path, const gl_finding *x) {
   return ok && gl_report__add_calibration(o, "evidence", x) && gl_report__add_rank(o, x);
 }
 
+static bool add_note(cJSON *array, const char *path, const gl_notification *n) {
+  const char *id = gl_report__incomplete_id(n);
+  if (!id) return true;
+  cJSON *o = cJSON_CreateObject();
+  if (!o) return false;
+  if (!cJSON_AddItemToArray(array, o)) {
+    cJSON_Delete(o);
+    return false;
+  }
+  uint32_t row = n->line ? n->line : 1, column = n->col ? n->col : 1;
+  return cJSON_AddStringToObject(o, "code", id) && cJSON_AddNullToObject(o, "name") &&
+         add_text(o, "message", n->message) &&
+         cJSON_AddStringToObject(o, "severity", gl_report__level_word(n->level)) &&
+         add_text(o, "filename", path) && add_point(o, "location", row, column) &&
+         add_point(o, "end_location", row, column) && cJSON_AddNullToObject(o, "fingerprint");
+}
+
 int gl_json_write(FILE *out, const gl_run *run, const gl_report_opts *opts) {
   (void)opts;
   cJSON *array = cJSON_CreateArray();
@@ -58,6 +77,7 @@ int gl_json_write(FILE *out, const gl_run *run, const gl_report_opts *opts) {
     const gl_file_result *f = &run->files.data[i];
     for (size_t j = 0; ok && j < f->findings.len; j++)
       if (gl_report__shown(&f->findings.data[j])) ok = add_finding(array, f->path, &f->findings.data[j]);
+    for (size_t j = 0; ok && j < f->notes.len; j++) ok = add_note(array, f->path, &f->notes.data[j]);
   }
   char *text = ok ? cJSON_PrintBuffered(array, 1 << 16, 1) : NULL;
   cJSON_Delete(array);

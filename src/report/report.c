@@ -85,10 +85,23 @@ bool gl_report__shown(const gl_finding *x) {
   return !x->suppressed && x->baseline != GL_BASELINE_UNCHANGED;
 }
 
+const char *gl_report__incomplete_id(const gl_notification *n) {
+  if (n->kind == GL_NOTE_SKIPPED) return GL_NOTE_ID_SKIPPED;
+  if (n->kind == GL_NOTE_PARTIAL) return GL_NOTE_ID_PARTIAL;
+  return NULL;
+}
+
 gl_report__counts gl_report__count(const gl_run *run) {
-  gl_report__counts c = {0, 0, 0, 0, 0};
+  gl_report__counts c = {0};
   for (size_t i = 0; i < run->files.len; i++) {
     const gl_file_result *f = &run->files.data[i];
+    bool skipped = false, partial = false;
+    for (size_t j = 0; j < f->notes.len; j++) {
+      skipped |= f->notes.data[j].kind == GL_NOTE_SKIPPED;
+      partial |= f->notes.data[j].kind == GL_NOTE_PARTIAL;
+    }
+    c.skipped += skipped;
+    c.partial += partial && !skipped;
     for (size_t j = 0; j < f->findings.len; j++) {
       const gl_finding *x = &f->findings.data[j];
       if (x->suppressed) continue;

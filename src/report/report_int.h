@@ -32,8 +32,16 @@ bool gl_report__shown(const gl_finding *x);
 typedef struct gl_report__counts {
   size_t total, errors, warnings, notes;
   size_t baseline_hidden;
+  size_t skipped, partial;  /* files with a GL_NOTE_SKIPPED note; files linted only in part */
 } gl_report__counts;
 gl_report__counts gl_report__count(const gl_run *run);
+
+/* The id of a notification that makes the run incomplete ("file-skipped", "partial-lint": the
+ * SARIF descriptors' ids), which the json, gcc and github formats show as they show a rule id;
+ * NULL for one that does not (a syntax error: the recovered tree was linted). */
+#define GL_NOTE_ID_PARTIAL "partial-lint"
+#define GL_NOTE_ID_SKIPPED "file-skipped"
+const char *gl_report__incomplete_id(const gl_notification *n);
 
 /* The code frame of a finding in the full format (frame.c): gutter, source lines, carets. */
 void gl_report__frame(FILE *out, const gl_finding *x, const gl_report_opts *opts);

@@ -34,10 +34,10 @@ static const struct {
     [GL_NOTE_SYNTAX_ERROR] = {"syntax-error", "The file has a syntax error.",
                               "gpulint linted the tree that tree-sitter recovered around the "
                               "error; findings near it may be missing. Fix the syntax error."},
-    [GL_NOTE_PARTIAL] = {"partial-lint", "The file was linted only in part.",
+    [GL_NOTE_PARTIAL] = {GL_NOTE_ID_PARTIAL, "The file was linted only in part.",
                          "A limit (query match limit, tree depth) was reached, so some rules did "
                          "not see the whole file. The run counts as incomplete (exit status 2)."},
-    [GL_NOTE_SKIPPED] = {"file-skipped", "The file was not linted.",
+    [GL_NOTE_SKIPPED] = {GL_NOTE_ID_SKIPPED, "The file was not linted.",
                          "The file could not be read, was larger than the size cap, or took "
                          "longer than the parse time limit. The run counts as incomplete (exit "
                          "status 2)."},

@@ -56,37 +56,46 @@ static void baseline_note(const gl_run *run, const gl_report__counts *c, char *b
              c->baseline_hidden == 1 ? "finding" : "findings");
 }
 
+/* "2 of 5 files could not be linted", "1 of 5 files was linted only in part", or both joined
+ * by "and"; "" for a complete run. */
+static void incomplete_clause(const gl_report__counts *c, size_t nf, char *buf, size_t cap) {
+  buf[0] = '\0';
+  const char *files = plural(nf, "file", "files");
+  if (c->skipped && c->partial)
+    snprintf(buf, cap, "%zu of %zu %s could not be linted and %zu %s linted only in part",
+             c->skipped, nf, files, c->partial, c->partial == 1 ? "was" : "were");
+  else if (c->skipped)
+    snprintf(buf, cap, "%zu of %zu %s could not be linted", c->skipped, nf, files);
+  else if (c->partial)
+    snprintf(buf, cap, "%zu of %zu %s %s linted only in part", c->partial, nf, files,
+             c->partial == 1 ? "was" : "were");
+}
+
 /* "Found 2 findings (1 error, 1 warning, 0 notes) in 3 files in 0.01s.", "All checks passed!
- * (3 files in 0.01s)", or, when nothing was found but a file was skipped, a line saying so;
- * with --baseline each adds how many findings the baseline hid. */
+ * (3 files in 0.01s)", or, when a file was not (fully) linted, a line saying so and never
+ * "passed"; with --baseline each adds how many findings the baseline hid. */
 static void put_summary(FILE *out, const gl_run *run, const gl_report_opts *o) {
   if (o->quiet) return;
   gl_report__counts c = gl_report__count(run);
-  char hid[64];
+  char hid[64], incomplete[160];
   baseline_note(run, &c, hid, sizeof hid);
   double t = isfinite(run->elapsed_s) && run->elapsed_s > 0 ? run->elapsed_s : 0.0;
   size_t nf = run->files.len;
-  size_t skipped = 0;
-  for (size_t i = 0; i < nf; i++)
-    for (size_t j = 0; j < run->files.data[i].notes.len; j++)
-      if (run->files.data[i].notes.data[j].kind == GL_NOTE_SKIPPED) {
-        skipped++;
-        break;
-      }
-  if (c.total == 0 && skipped) {
-    /* never "All checks passed!" over code nobody read */
-    fprintf(out, "No findings, but %zu of %zu %s could not be linted (see the notifications) in %.2fs%s.\n",
-            skipped, nf, plural(nf, "file", "files"), t, hid);
+  incomplete_clause(&c, nf, incomplete, sizeof incomplete);
+  if (c.total == 0 && incomplete[0]) {
+    fprintf(out, "No findings, but %s (see the notifications) in %.2fs%s.\n", incomplete, t, hid);
     return;
   }
   if (c.total == 0) {
     fprintf(out, "All checks passed! (%zu %s in %.2fs%s)\n", nf, plural(nf, "file", "files"), t, hid);
     return;
   }
-  fprintf(out, "Found %zu %s (%zu %s, %zu %s, %zu %s) in %zu %s in %.2fs%s.\n", c.total,
+  fprintf(out, "Found %zu %s (%zu %s, %zu %s, %zu %s) in %zu %s in %.2fs%s", c.total,
           plural(c.total, "finding", "findings"), c.errors, plural(c.errors, "error", "errors"),
           c.warnings, plural(c.warnings, "warning", "warnings"), c.notes,
           plural(c.notes, "note", "notes"), nf, plural(nf, "file", "files"), t, hid);
+  if (incomplete[0]) fprintf(out, "; %s (see the notifications)", incomplete);
+  fputs(".\n", out);
 }
 
 typedef void (*finding_fn)(FILE *out, const char *path, const gl_finding *x,
@@ -120,20 +129,48 @@ int gl_text_write_concise(FILE *out, const gl_run *run, const gl_report_opts *op
   return 0;
 }
 
-/* "path:line:col: warning: message [GPU101]" */
-static void gcc_one(FILE *out, const char *path, const gl_finding *x, const gl_report_opts *o) {
-  put_position(out, path, x, o);
-  if (o->color) fputs(gl_report__level_color(x->level), out);
-  fprintf(out, "%s:", gl_report__level_word(x->level));
+/* "warning: message [GPU101]\n", after the position. */
+static void gcc_tail(FILE *out, gl_level level, const char *message, const char *id,
+                     const gl_report_opts *o) {
+  if (o->color) fputs(gl_report__level_color(level), out);
+  fprintf(out, "%s:", gl_report__level_word(level));
   if (o->color) fputs(RESET, out);
   fputc(' ', out);
-  put_safe(out, x->message);
+  put_safe(out, message);
   fputs(" [", out);
-  put_safe(out, x->rule->id);
+  put_safe(out, id);
   fputs("]\n", out);
 }
 
+/* "path:line:col: warning: message [GPU101]" */
+static void gcc_one(FILE *out, const char *path, const gl_finding *x, const gl_report_opts *o) {
+  put_position(out, path, x, o);
+  gcc_tail(out, x->level, x->message, x->rule->id, o);
+}
+
+/* The file's notifications that make the run incomplete, as "path:line:col: error: not linted:
+ * ... [file-skipped]" (no position when the note has none): a tool reading only stdout still
+ * learns that a file was not linted. */
+static void gcc_incomplete(FILE *out, const gl_file_result *f, const gl_report_opts *o) {
+  for (size_t j = 0; j < f->notes.len; j++) {
+    const gl_notification *n = &f->notes.data[j];
+    const char *id = gl_report__incomplete_id(n);
+    if (!id) continue;
+    if (o->color) fputs(BOLD, out);
+    put_safe(out, f->path);
+    if (o->color) fputs(RESET, out);
+    if (n->line) fprintf(out, ":%u:%u", (unsigned)n->line, (unsigned)(n->col ? n->col : 1));
+    fputs(": ", out);
+    gcc_tail(out, n->level, n->message, id, o);
+  }
+}
+
 int gl_text_write_gcc(FILE *out, const gl_run *run, const gl_report_opts *opts) {
-  each_finding(out, run, opts, gcc_one);
+  for (size_t i = 0; i < run->files.len; i++) {
+    const gl_file_result *f = &run->files.data[i];
+    for (size_t j = 0; j < f->findings.len; j++)
+      if (gl_report__shown(&f->findings.data[j])) gcc_one(out, f->path, &f->findings.data[j], opts);
+    gcc_incomplete(out, f, opts);
+  }
   return 0;
 }

@@ -400,6 +400,46 @@ static void test_summary_variants(void **state) {
   fixture_free(&fx);
 }
 
+/* A run with a file not linted, or linted only in part, never says "passed"; gcc, github and
+ * json list those notifications as they list findings; a syntax error is not among them. */
+static void test_incomplete_runs(void **state) {
+  (void)state;
+  fixture fx;
+  fixture_init(&fx, "/repo");
+  gl_file_result *a = fixture_file(&fx, "a.py");
+  gl_file_result_note(a, GL_NOTE_PARTIAL, GL_LEVEL_WARNING, 0, 0, "query match limit exceeded");
+  gl_file_result_note(a, GL_NOTE_SYNTAX_ERROR, GL_LEVEL_WARNING, 2, 1, "syntax error");
+  fx.run.elapsed_s = 1.0;
+  check_render(&fx.run, GL_FORMAT_CONCISE, false,
+               "No findings, but 1 of 1 file was linted only in part (see the notifications) in 1.00s.\n");
+  gl_file_result *b = fixture_file(&fx, "b.py");
+  gl_file_result_note(b, GL_NOTE_SKIPPED, GL_LEVEL_ERROR, 3, 4, "not linted: bad");
+  gl_file_result_note(b, GL_NOTE_PARTIAL, GL_LEVEL_WARNING, 0, 0, "cut"); /* counted as skipped */
+  check_render(&fx.run, GL_FORMAT_FULL, false,
+               "No findings, but 1 of 2 files could not be linted and 1 was linted only in part (see "
+               "the notifications) in 1.00s.\n");
+  check_render(&fx.run, GL_FORMAT_GCC, false,
+               "a.py: warning: query match limit exceeded [partial-lint]\n"
+               "b.py:3:4: error: not linted: bad [file-skipped]\n"
+               "b.py: warning: cut [partial-lint]\n");
+  check_render(&fx.run, GL_FORMAT_GITHUB, false,
+               "::warning file=a.py,title=partial-lint::query match limit exceeded\n"
+               "::error file=b.py,line=3,col=4,endLine=3,endColumn=4,title=file-skipped::not linted: bad\n"
+               "::warning file=b.py,title=partial-lint::cut\n");
+  char *json = render(&fx.run, GL_FORMAT_JSON, false, false);
+  assert_non_null(strstr(json, "\"code\":\t\"file-skipped\""));
+  assert_non_null(strstr(json, "\"code\":\t\"partial-lint\""));
+  assert_null(strstr(json, "syntax error"));
+  free(json);
+  gl_file_result *c = fixture_file(&fx, "c.py");
+  fixture_add(&fx, c, (fixture_finding){0, GL_LEVEL_ERROR, 1, 1, 1, 2, 1, 2, "m", "x", NULL, false});
+  check_render(&fx.run, GL_FORMAT_CONCISE, false,
+               "c.py:1:1: GPU101 m\n"
+               "Found 1 finding (1 error, 0 warnings, 0 notes) in 3 files in 1.00s; 1 of 3 files could "
+               "not be linted and 1 was linted only in part (see the notifications).\n");
+  fixture_free(&fx);
+}
+
 /* A stream that cannot be written is GL_EIO. */
 static void test_write_error(void **state) {
   (void)state;
@@ -416,7 +456,7 @@ static void test_write_error(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_format_names),     cmocka_unit_test(test_full),
-      cmocka_unit_test(test_full_related),
+      cmocka_unit_test(test_full_related),     cmocka_unit_test(test_incomplete_runs),
       cmocka_unit_test(test_concise),          cmocka_unit_test(test_gcc),
       cmocka_unit_test(test_github),           cmocka_unit_test(test_github_escaping),
       cmocka_unit_test(test_json),             cmocka_unit_test(test_json_edge_cases),

@@ -302,9 +302,17 @@ static void test_missing_path_is_error(void **state) {
   assert_int_equal(r.errors.len, 2);
   assert_string_equal(r.errors.data[0].path, "missing.py");
   assert_string_equal(r.errors.data[0].msg, "no such file or directory");
-  assert_int_equal(r.errors.data[0].line, 0);
   assert_string_equal(r.errors.data[1].path, "");
   assert_string_equal(r.errors.data[1].msg, "empty string is not a valid path");
+  gl_walk_result_free(&r);
+  /* a path longer than any fixed buffer is kept whole */
+  char longp[3000];
+  for (size_t i = 0; i < 2990; i += 2) memcpy(longp + i, "d/", 2);
+  memcpy(longp + 2990, "x.py", 5);
+  const char *one[] = {longp};
+  assert_int_equal(gl_walk(one, 1, &git_off, &r), GL_EIO);
+  assert_int_equal(r.errors.len, 1);
+  assert_string_equal(r.errors.data[0].path, longp);
   gl_walk_result_free(&r);
 }
 
