@@ -16,6 +16,7 @@
 
 #include "base/load.h"
 #include "base/output.h"
+#include "base/strbuf.h"
 #include "base/utf8.h"
 #include "cache/cache.h"
 #include "calibrate.h"
@@ -29,7 +30,6 @@
 #include "report/report.h"
 #include "rules/rules.h"
 #include "suppress/suppress.h"
-#include "base/strbuf.h"
 #include "walk.h"
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_ERROR = 2 };
@@ -551,7 +551,7 @@ static int cmd_check(const gl_cli *cli, const gl_config *cfg, bool no_default_ex
    * report carries them as not-linted files, so its summary never says the run passed. */
   for (size_t i = 0; i < walked.errors.len; i++)
     gl_run_add_unread(&run, walked.errors.data[i].path, walked.errors.data[i].msg);
-  gl_run_sort(&run);
+  if (walked.errors.len) gl_run_sort(&run);
   gl_output out;
   if (open_report(&out, cli->output, &walked) != 0) {
     gl_diag_list errs = {0};

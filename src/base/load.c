@@ -125,7 +125,7 @@ static const char *foreign_encoding(const unsigned char *b, size_t len) {
   if (len >= 2 && !memcmp(b, "\xFF\xFE", 2)) return "UTF-16LE";
   if (len >= 2 && !memcmp(b, "\xFE\xFF", 2)) return "UTF-16BE";
   size_t n = (len < 4096 ? len : 4096) & ~(size_t)3, z[4] = {0};
-  if (n < 8) return NULL;
+  if (n < 8 || !memchr(b, '\0', n)) return NULL; /* UTF-8 text: no count on every file */
   for (size_t i = 0; i < n; i++) z[i % 4] += b[i] == 0;
   size_t q = n / 4;
   bool hi[4], lo[4];

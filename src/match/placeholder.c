@@ -85,10 +85,12 @@ static size_t excerpt_len(const char *text, size_t len) {
   return i;
 }
 
-/* The excerpt of src's bytes [start, end), as the file holds them, "…" when cut. */
-static void append_excerpt(gl_strbuf *b, const gl_source *src, size_t start, size_t end) {
-  size_t n = excerpt_len(src->bytes + start, end - start);
-  gl_load_add_shown(b, src, src->bytes, start, start + n);
+/* The excerpt of text [start, end), NULs of src shown as the file holds them (a zeroed src for
+ * text that is not the file's), "…" when cut. */
+static void append_excerpt(gl_strbuf *b, const gl_source *src, const char *text, size_t start,
+                           size_t end) {
+  size_t n = excerpt_len(text + start, end - start);
+  gl_load_add_shown(b, src, text, start, start + n);
   if (start + n < end) gl_strbuf_add(b, ELLIPSIS, strlen(ELLIPSIS));
 }
 
@@ -105,16 +107,15 @@ static void append_capture(gl_strbuf *b, const gl_placeholder *ph, const TSQuery
   if (ph->qualified && model) {
     char q[1024];
     if (gl_model_resolve(model, *n, q, sizeof(q))) {
-      size_t len = strlen(q), cut = excerpt_len(q, len);
-      gl_strbuf_add(b, q, cut);
-      if (cut < len) gl_strbuf_add(b, ELLIPSIS, strlen(ELLIPSIS));
+      static const gl_source resolved = {0}; /* a name the model built: no NULs of the file */
+      append_excerpt(b, &resolved, q, 0, strlen(q));
       return;
     }
   }
   uint32_t start = ts_node_start_byte(*n), end = ts_node_end_byte(*n);
   if (end > src->len) end = (uint32_t)src->len;
   if (start > end) start = end;
-  append_excerpt(b, src, start, end);
+  append_excerpt(b, src, src->bytes, start, end);
 }
 
 char *gl_msg_fill(const gl_msg_template *t, const TSQueryMatch *m, const gl_source *src,

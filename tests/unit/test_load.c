@@ -323,32 +323,24 @@ static gl_source load_widened(const char *ascii, int width, bool big, const char
 static void test_foreign_encodings_detected(void **state) {
   (void)state;
   const char *text = "import torch\nx = torch.ones(3).cuda()\nprint(x.sum().item())\n";
-  gl_source s;
-  s = load_widened(text, 2, false, "\xFF\xFE", 2);
-  assert_string_equal(s.foreign, "UTF-16LE");
-  gl_source_free(&s);
-  s = load_widened(text, 2, true, "\xFE\xFF", 2);
-  assert_string_equal(s.foreign, "UTF-16BE");
-  gl_source_free(&s);
-  s = load_widened(text, 4, false, "\xFF\xFE\0\0", 4);
-  assert_string_equal(s.foreign, "UTF-32LE");
-  gl_source_free(&s);
-  s = load_widened(text, 4, true, "\0\0\xFE\xFF", 4);
-  assert_string_equal(s.foreign, "UTF-32BE");
-  gl_source_free(&s);
-  /* without a BOM, by where the NULs fall */
-  s = load_widened(text, 2, false, "", 0);
-  assert_string_equal(s.foreign, "UTF-16LE");
-  gl_source_free(&s);
-  s = load_widened(text, 2, true, "", 0);
-  assert_string_equal(s.foreign, "UTF-16BE");
-  gl_source_free(&s);
-  s = load_widened(text, 4, false, "", 0);
-  assert_string_equal(s.foreign, "UTF-32LE");
-  gl_source_free(&s);
-  s = load_widened(text, 4, true, "", 0);
-  assert_string_equal(s.foreign, "UTF-32BE");
-  gl_source_free(&s);
+  static const struct {
+    size_t width;
+    bool big_endian;
+    const char *bom; /* "" : detected by where the NULs fall */
+    size_t bom_len;
+    const char *want;
+  } cases[] = {
+      {2, false, "\xFF\xFE", 2, "UTF-16LE"}, {2, true, "\xFE\xFF", 2, "UTF-16BE"},
+      {4, false, "\xFF\xFE\0\0", 4, "UTF-32LE"}, {4, true, "\0\0\xFE\xFF", 4, "UTF-32BE"},
+      {2, false, "", 0, "UTF-16LE"}, {2, true, "", 0, "UTF-16BE"},
+      {4, false, "", 0, "UTF-32LE"}, {4, true, "", 0, "UTF-32BE"},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    gl_source s = load_widened(text, cases[i].width, cases[i].big_endian, cases[i].bom,
+                               cases[i].bom_len);
+    assert_string_equal(s.foreign, cases[i].want);
+    gl_source_free(&s);
+  }
 }
 
 static void test_utf8_with_nuls_is_not_foreign(void **state) {
