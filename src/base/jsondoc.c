@@ -1,11 +1,15 @@
 /* jsondoc.c: a json file being validated (see jsondoc.h).
- * Owns: the read, the NUL and syntax checks, the error position. Threads: caller's document. */
+ * Owns: the read, the NUL, UTF-8, `\u0000` and syntax checks, the error position.
+ * Threads: caller's document. */
 #include "base/jsondoc.h"
 
 #include <cjson/cJSON.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <string.h>
+#include "base/jsonscan.h"
+#include "base/utf8.h"
 
 void gl_jsondoc_fail(gl_jsondoc *d, size_t off, const char *fmt, ...) {
   if (d->failed) return;
@@ -32,12 +36,21 @@ static bool parse(gl_jsondoc *d, const char *what) {
     gl_jsondoc_fail(d, nul, "%s contains a NUL byte", what);
     return false;
   }
+  size_t bad = gl_utf8_first_invalid(d->src.bytes + d->start, d->src.len - d->start);
+  if (bad != SIZE_MAX) {
+    gl_jsondoc_fail(d, d->start + bad, "%s is not valid UTF-8 (byte 0x%02X)", what,
+                    (unsigned char)d->src.bytes[d->start + bad]);
+    return false;
+  }
   const char *text = d->src.bytes + d->start, *end = NULL;
   /* len + 1 with require_null_terminated: trailing bytes after the value are an error too */
   d->root = cJSON_ParseWithLengthOpts(text, d->src.len - d->start + 1, &end, 1);
   if (d->root) {
     gl_jsonindex_build(&d->ix, d->src.bytes, d->src.len, d->start, d->root);
-    return true;
+    size_t esc = gl_jsonscan_nul_escape(d->src.bytes, d->src.len, d->start);
+    if (esc == GL_JSONSCAN_NONE) return true;
+    gl_jsondoc_fail(d, esc, "%s holds a \\u0000 escape in a string (a NUL character)", what);
+    return false;
   }
   size_t off = end && end >= text ? (size_t)(end - d->src.bytes) : d->start;
   const char *at = d->src.bytes + off;

@@ -26,8 +26,11 @@ typedef struct gl_jsondoc {
 
 /* Reads path (bytes == NULL: regular files only, at most cap bytes) or takes a copy of
  * bytes[0..len) as path's text, then parses it. Returns true when it parsed. Otherwise err says
- * why, once: an unreadable file (line 0), "<what> contains a NUL byte", "invalid json" or "invalid
- * json: NaN and Infinity are not json numbers", at the position where parsing stopped.
+ * why, once: an unreadable file (line 0), "<what> contains a NUL byte", "<what> is not valid UTF-8
+ * (byte 0xFF)", "invalid json" or "invalid json: NaN and Infinity are not json numbers" (at the
+ * position where parsing stopped), or "<what> holds a \u0000 escape in a string": json is UTF-8
+ * (RFC 8259), and a NUL would cut the string, so every string cJSON gives back is valid UTF-8
+ * with no NUL in it and can go into gpulint's own json or SARIF as it is.
  * gl_jsondoc_close must follow either way. */
 bool gl_jsondoc_open(gl_jsondoc *d, const char *path, const char *bytes, size_t len, size_t cap,
                      const char *what, gl_diag *err);

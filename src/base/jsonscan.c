@@ -149,3 +149,18 @@ void gl_jsonscan_walk(const char *s, size_t len, size_t start, gl_jsonpos_list *
   }
   gl_vec_free(&stack);
 }
+
+size_t gl_jsonscan_nul_escape(const char *s, size_t len, size_t i) {
+  bool in_str = false;
+  for (; i < len; i++) {
+    if (!in_str) {
+      in_str = s[i] == '"';
+      continue;
+    }
+    if (s[i] == '"') in_str = false;
+    if (s[i] != '\\') continue;
+    if (i + 5 < len && s[i + 1] == 'u' && memcmp(s + i + 2, "0000", 4) == 0) return i;
+    i++;
+  }
+  return GL_JSONSCAN_NONE;
+}

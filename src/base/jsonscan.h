@@ -29,6 +29,10 @@ bool gl_jsonscan_member(const char *s, size_t len, size_t obj, const char *key, 
  * as \" or \u00b5 count as the bytes they decode to). */
 size_t gl_jsonscan_string_offset(const char *s, size_t len, size_t str, size_t idx);
 
+/* The offset of the first `\u0000` escape inside a string at or after i, or GL_JSONSCAN_NONE:
+ * cJSON decodes it to a NUL byte, which would cut the string there. */
+size_t gl_jsonscan_nul_escape(const char *s, size_t len, size_t i);
+
 /* One value of a document, in pre-order (the order cJSON links its items). */
 typedef struct gl_jsonpos {
   size_t key_off;   /* the member's key (opening quote), or GL_JSONSCAN_NONE */

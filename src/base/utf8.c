@@ -141,6 +141,17 @@ char *gl_utf8_safe_text(const char *s, size_t len) {
   return gl_strbuf_take(&b);
 }
 
+size_t gl_utf8_first_invalid(const char *s, size_t len) {
+  for (size_t i = 0; i < len;) {
+    uint32_t cp;
+    bool invalid;
+    size_t n = gl_utf8_next(s, len, i, false, &cp, &invalid);
+    if (invalid) return i;
+    i += n;
+  }
+  return SIZE_MAX;
+}
+
 char *gl_utf8_json_text(const char *s) {
   gl_strbuf b = {0};
   size_t len = s ? strlen(s) : 0;

@@ -39,6 +39,10 @@ unsigned gl_utf8_cp_width(uint32_t cp, bool invalid);
  * frees. */
 char *gl_utf8_safe_text(const char *s, size_t len);
 
+/* The offset of the first byte of s[0, len) that is not part of well-formed UTF-8, or SIZE_MAX
+ * when all of it is. */
+size_t gl_utf8_first_invalid(const char *s, size_t len);
+
 /* A copy of s that is valid UTF-8 (each invalid byte replaced with U+FFFD), for JSON strings:
  * cJSON copies bytes through. NULL gives "". Caller frees. */
 char *gl_utf8_json_text(const char *s);

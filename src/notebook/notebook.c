@@ -68,22 +68,6 @@ static cJSON *parse(reader *r) {
   return NULL;
 }
 
-/* The first `\u0000` escape inside a string of accepted json text, or GL_JSONSCAN_NONE. */
-static size_t find_nul_escape(const char *s, size_t len, size_t i) {
-  bool in_str = false;
-  for (; i < len; i++) {
-    if (!in_str) {
-      in_str = s[i] == '"';
-      continue;
-    }
-    if (s[i] == '"') in_str = false;
-    if (s[i] != '\\') continue;
-    if (i + 5 < len && s[i + 1] == 'u' && memcmp(s + i + 2, "0000", 4) == 0) return i;
-    i++;
-  }
-  return GL_JSONSCAN_NONE;
-}
-
 /* The offset of the first key (in the text) that repeats an earlier key of its object. */
 static size_t first_duplicate(const reader *r, const cJSON *obj, const char **name) {
   size_t best = GL_JSONSCAN_NONE;
@@ -106,7 +90,7 @@ static void check_items(reader *r) {
     size_t off = first_duplicate(r, it, &name);
     if (off < best) best = off, dup = name;
   }
-  size_t nul = find_nul_escape(r->raw->bytes, r->raw->len, r->raw->bom_len);
+  size_t nul = gl_jsonscan_nul_escape(r->raw->bytes, r->raw->len, r->raw->bom_len);
   if (nul < best) fail(r, nul, "a \\u0000 escape in a string (a NUL character)");
   if (dup) fail(r, best, "duplicate key '%.200s'", dup);
 }

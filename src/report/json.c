@@ -14,10 +14,7 @@
 #include "report/report_int.h"
 
 static bool add_text(cJSON *o, const char *key, const char *value) {
-  char *safe = gl_utf8_json_text(value);
-  bool ok = cJSON_AddStringToObject(o, key, safe) != NULL;
-  free(safe);
-  return ok;
+  return gl_report__add_text(o, key, value);
 }
 
 static bool add_point(cJSON *o, const char *key, uint32_t row, uint32_t column) {

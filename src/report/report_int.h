@@ -46,10 +46,15 @@ const char *gl_report__incomplete_id(const gl_notification *n);
 /* The code frame of a finding in the full format (frame.c): gutter, source lines, carets. */
 void gl_report__frame(FILE *out, const gl_finding *x, const gl_report_opts *opts);
 
+/* o[key] = value as a json string made valid UTF-8 (calib.c; NULL gives ""): every string of
+ * the json and SARIF documents that holds text from a file goes through it. False when the tree
+ * could not be extended. */
+struct cJSON;
+bool gl_report__add_text(struct cJSON *o, const char *key, const char *value);
+
 /* Calibration (calib.c; no-ops for an uncalibrated finding or a run without evidence), each
  * returning false when the tree could not be extended: o[key] = {"metric", "value", "unit",
  * "device", "defaultLevel"}; o["rank"]; o["evidence"] = {"file", "version", "probe", "device"}. */
-struct cJSON;
 bool gl_report__add_calibration(struct cJSON *o, const char *key, const gl_finding *x);
 bool gl_report__add_rank(struct cJSON *o, const gl_finding *x);
 bool gl_report__add_evidence(struct cJSON *o, const gl_run *run);

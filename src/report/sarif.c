@@ -87,10 +87,7 @@ static const char *problem_severity(gl_level level) {
 /* ---- cJSON helpers: each returns false / NULL when the tree could not be extended ----------- */
 
 static bool add_text(cJSON *o, const char *key, const char *value) {
-  char *safe = gl_utf8_json_text(value);
-  bool ok = cJSON_AddStringToObject(o, key, safe) != NULL;
-  free(safe);
-  return ok;
+  return gl_report__add_text(o, key, value);
 }
 
 static bool add_num(cJSON *o, const char *key, uint32_t value) {

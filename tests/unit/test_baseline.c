@@ -139,6 +139,14 @@ static void test_rejects_bad_logs(void **state) {
   assert_null(gl_baseline_parse("old.sarif", nul, sizeof nul - 1, &err));
   assert_string_equal(err.msg, "baseline contains a NUL byte");
   assert_int_equal(err.col, 20);
+  const char bad[] = "{\"version\": \"2.1.0\xC0\xAF\"}";
+  assert_null(gl_baseline_parse("old.sarif", bad, sizeof bad - 1, &err));
+  assert_string_equal(err.msg, "baseline is not valid UTF-8 (byte 0xC0)");
+  assert_int_equal(err.col, 19);
+  const char esc[] = "{\"version\": \"2.1.0\\u0000\"}";
+  assert_null(gl_baseline_parse("old.sarif", esc, sizeof esc - 1, &err));
+  assert_string_equal(err.msg, "baseline holds a \\u0000 escape in a string (a NUL character)");
+  assert_int_equal(err.col, 19);
 }
 
 static void test_load_refuses_fifo_and_missing(void **state) {

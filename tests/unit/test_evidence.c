@@ -196,6 +196,20 @@ static void test_first_error_in_text_order(void **state) {
                "duplicate key 'name'");
   static const char nul[] = HEAD DEVICE "\0" METRICS(METRIC);
   expect_text_error(nul, sizeof nul - 1, 4, 1, "evidence file contains a NUL byte");
+  /* A raw 0xFF in the device name would reach SARIF as invalid UTF-8; \u0000 would cut it. */
+  expect_error(HEAD " \"device\": {\"name\": \"H200\xFF\"},\n" METRICS(METRIC), 3, 26,
+               "evidence file is not valid UTF-8 (byte 0xFF)");
+  expect_error(HEAD " \"device\": {\"name\": \"\xC2\xB5\xE2\x82\"},\n" METRICS(METRIC), 3, 23,
+               "evidence file is not valid UTF-8 (byte 0xE2)");
+  expect_error(HEAD " \"device\": {\"name\": \"H200\\u0000fake\"},\n" METRICS(METRIC), 3, 26,
+               "evidence file holds a \\u0000 escape in a string (a NUL character)");
+  /* Near misses: an escaped backslash before u0000, and \u00b5, are fine. */
+  gl_diag err = {0};
+  static const char ok[] = HEAD " \"device\": {\"name\": \"H\\\\u0000 \\u00b5\"},\n" METRICS(METRIC);
+  gl_evidence *ev = gl_evidence_parse("ev.json", ok, sizeof ok - 1, &err);
+  assert_non_null(ev);
+  assert_string_equal(ev->device_name, "H\\u0000 \xC2\xB5");
+  gl_evidence_free(ev);
 }
 
 static void test_unreadable(void **state) {
