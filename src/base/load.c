@@ -205,13 +205,18 @@ int gl_load_file(gl_source *src, const char *path, size_t max_bytes, gl_diag *er
 }
 
 int gl_load_drain(int fd) {
+  struct stat st;
+  if (fstat(fd, &st) != 0) return GL_EIO;
+  if (!S_ISFIFO(st.st_mode) && !S_ISSOCK(st.st_mode)) return GL_OK;
   char buf[65536];
-  for (;;) {
-    ssize_t n = read(fd, buf, sizeof(buf));
+  for (size_t left = GL_LOAD_DRAIN_MAX; left;) {
+    ssize_t n = read(fd, buf, left < sizeof(buf) ? left : sizeof(buf));
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) return GL_EIO;
     if (n == 0) return GL_OK;
+    left -= (size_t)n;
   }
+  return GL_OK;
 }
 
 int gl_load_fd(gl_source *src, int fd, const char *path, size_t max_bytes, gl_diag *err) {

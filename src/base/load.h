@@ -80,14 +80,17 @@ int gl_load_file(gl_source *src, const char *path, size_t max_bytes, gl_diag *er
 /* Reads the already open fd (standard input for --stdin-filename: a pipe, a redirected file or a
  * terminal) to its end as the source of path, which need not exist. Blocks until end of input
  * (on a terminal, until Ctrl-D), as Ruff does. More than max_bytes (0 = GL_LOAD_MAX_BYTES) is
- * GL_ESKIP "standard input is over the size cap of M bytes", and the rest of the input is read
- * and discarded, so the writer never gets EPIPE; a read error is GL_EIO "cannot read standard
+ * GL_ESKIP "standard input is over the size cap of M bytes", and the rest of a piped input is
+ * read and discarded (gl_load_drain), so the writer never gets EPIPE; a read error is GL_EIO "cannot read standard
  * input: ...". The bytes are then treated exactly as gl_load_file treats a file's (BOM, CRLF,
  * lone CR, NUL, invalid UTF-8). fd is not closed. On failure src is left empty. */
 int gl_load_fd(gl_source *src, int fd, const char *path, size_t max_bytes, gl_diag *err);
 
-/* Reads fd to its end and discards what it reads (the input of an --stdin-filename that is
- * excluded). Returns 0, or GL_EIO on a read error. */
+/* Reads a pipe or socket fd to its end, or for GL_LOAD_DRAIN_MAX bytes, and discards what it
+ * reads (the input of an --stdin-filename that is excluded or over the cap), so a writer such as
+ * `cat` never gets EPIPE. Anything else is left alone: a file has no writer to spare, and a device
+ * (/dev/zero, a terminal) may never end. Returns 0, or GL_EIO on a read error. */
+#define GL_LOAD_DRAIN_MAX ((size_t)256 << 20)
 int gl_load_drain(int fd);
 
 /* Takes a copy of bytes[0..len) as the source of path (tests, the docs checker). Never fails. */

@@ -644,6 +644,30 @@ static void test_fd_pipe_over_cap_drains_the_writer(void **state) {
   close(fd);
 }
 
+static void test_fd_device_over_cap_ends(void **state) {
+  (void)state;
+  /* /dev/zero never ends: the read stops at the cap and nothing is drained after it. */
+  int fd = open("/dev/zero", O_RDONLY);
+  assert_true(fd >= 0);
+  gl_source src;
+  gl_diag err = {0};
+  assert_int_equal(gl_load_fd(&src, fd, "x.py", 100000, &err), GL_ESKIP);
+  assert_string_equal(err.msg, "standard input is over the size cap of 100000 bytes");
+  assert_int_equal(gl_load_drain(fd), GL_OK);
+  close(fd);
+}
+
+static void test_drain_is_bounded(void **state) {
+  (void)state;
+  pid_t pid;
+  /* A writer that never stops: the drain gives up after GL_LOAD_DRAIN_MAX bytes. */
+  int fd = pipe_from_child("", SIZE_MAX, 'y', &pid);
+  assert_int_equal(gl_load_drain(fd), GL_OK);
+  close(fd);
+  kill(pid, SIGKILL);
+  child_status(pid);
+}
+
 static void test_fd_pipe_exactly_at_cap(void **state) {
   (void)state;
   pid_t pid;
@@ -739,6 +763,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_fd_pipe_over_cap_drains_the_writer, tmp_setup,
                                       tmp_teardown),
       cmocka_unit_test_setup_teardown(test_fd_pipe_exactly_at_cap, tmp_setup, tmp_teardown),
+      cmocka_unit_test(test_fd_device_over_cap_ends),
+      cmocka_unit_test(test_drain_is_bounded),
       cmocka_unit_test_setup_teardown(test_fd_regular_file_and_nul, tmp_setup, tmp_teardown),
       cmocka_unit_test_setup_teardown(test_fd_read_error, tmp_setup, tmp_teardown),
       cmocka_unit_test(test_source_has),
