@@ -218,7 +218,7 @@ static void lint_path(worker *w, const gl_walk_file *file, gl_file_result *out) 
 static void worker_init(worker *w, shared *sh) {
   w->sh = sh;
   w->parser = gl_parse_new(sh->opts->parse_timeout_ms, GL_MAX_TREE_DEPTH);
-  w->mctx = gl_match_ctx_new(sh->matcher, sh->opts->match_limit);
+  w->mctx = gl_match_ctx_new(sh->matcher, sh->opts->match_limit, sh->opts->parse_timeout_ms);
 }
 
 static void worker_fini(worker *w) {

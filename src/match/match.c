@@ -34,14 +34,28 @@ static void keep_compiling(const rule_list *in, const TSLanguage *lang, rule_lis
     if (gl_query_check_alone(in->data[i], lang, errs)) gl_vec_push(out, in->data[i]);
 }
 
-/* The combined query of the rules that are fine on their own: a block that does not close its
+/* The combined query of the rules that are fine on their own: a query over the limits of its
+ * shape (query_build.h) is refused before tree-sitter sees it, and so is every rule once the
+ * patterns of those before it pass GL_QUERY_MAX_PATTERNS; a block that does not close its
  * parentheses or strings could merge with the next block, so it is compiled alone first; when
  * the combined query still fails, every rule is compiled alone to report each failing one. */
 static TSQuery *build_query(const rule_list *all, const TSLanguage *lang, gl_qtext *qt,
                             gl_diag_list *errs) {
   rule_list closed = {0}, good = {0};
+  uint32_t patterns = 0;
+  bool over = false;
   for (size_t i = 0; i < all->len; i++) {
     const gl_rule *r = all->data[i];
+    gl_qshape shape;
+    if (!gl_query_check_shape(r, &shape, errs)) continue;
+    patterns += shape.patterns;
+    if (patterns > GL_QUERY_MAX_PATTERNS && !over) {
+      over = true;
+      gl_diag_set(gl_diag_list_add(errs), r->path, r->query_line, 1,
+                  "the enabled query rules hold more than %d patterns in all (%u with this rule): "
+                  "split the pack or select fewer rules", GL_QUERY_MAX_PATTERNS, patterns);
+    }
+    if (over) continue;
     if (gl_query_is_closed(r->query, strlen(r->query)) || gl_query_check_alone(r, lang, errs))
       gl_vec_push(&closed, r);
   }

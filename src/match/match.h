@@ -58,14 +58,16 @@ bool gl_match_dispatches(const gl_matcher *m);
  * when it compiled cleanly; NULL while it has not been compiled. */
 const gl_diag_list *gl_match_errors(const gl_matcher *m);
 
-/* Per-worker state: query cursor (with match limit), PCRE2 match data and context. */
-gl_match_ctx *gl_match_ctx_new(const gl_matcher *m, uint32_t match_limit);
+/* Per-worker state: query cursor (with match limit), PCRE2 match data and context. Matching one
+ * file (queries, name patterns, checks) stops once budget_ms have passed (0: no limit). */
+gl_match_ctx *gl_match_ctx_new(const gl_matcher *m, uint32_t match_limit, uint32_t budget_ms);
 void gl_match_ctx_free(gl_match_ctx *ctx);
 
 /* Compiles a lazy matcher first (gl_match_ready); when that failed, appends nothing.
  * Appends the findings of every enabled rule to out->findings (messages filled, regions set,
- * snippet and line_hash left NULL), and a GL_NOTE_PARTIAL notification when the match limit was
- * exceeded. */
+ * snippet and line_hash left NULL), and a GL_NOTE_PARTIAL notification when the match limit or
+ * the time limit was exceeded, or a rule's regex hit its limits (the rule is then off for the
+ * rest of the file). */
 void gl_match_run(gl_match_ctx *ctx, const gl_source *src, const TSTree *tree,
                   const gl_model *model, gl_file_result *out);
 

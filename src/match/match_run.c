@@ -4,12 +4,14 @@
  *       dispatch scratch), the match loop (the query anchored at the index nodes dispatch picks,
  *       or over the whole tree when dispatch is off; then the name patterns), findings (region
  *       from @hit, message filled), deduplication of identical
- *       (rule, start byte, end byte) findings within a file, the notifications for a match limit
- *       or regex limit hit, and calling the built-in checks.
+ *       (rule, start byte, end byte) findings within a file, the file's time limit (cursors
+ *       cancelled, loops and checks stopped), the notifications for a match, regex or time limit
+ *       hit, and calling the built-in checks.
  * Not: building the matcher (match.c), suppressions, snippets and line hashes (engine.c).
  * Threads: a ctx belongs to one worker; the matcher is only read (once gl_match_ready compiled it). */
 #include <string.h>
 
+#include "base/deadline.h"
 #include "match/match_int.h"
 
 #define DEFAULT_MATCH_LIMIT 4096u
@@ -34,7 +36,11 @@ struct gl_match_ctx {
   pcre2_general_context *gctx;  /* routes PCRE2's per-worker allocations through gl_xmalloc */
   pcre2_jit_stack *jit;
   gl_pred_env env;
-  bool *regex_noted;            /* per query rule: regex limit already noted for this file */
+  bool *regex_noted;            /* per query rule: regex limit hit in this file, rule off */
+  uint32_t budget_ms;           /* per file, for everything gl_match_run does; 0 = none */
+  gl_deadline deadline;         /* this file's */
+  bool out_of_time;             /* the deadline passed: the rest of the file is not matched */
+  TSQueryCursorOptions qopts;   /* progress callback: cancels a cursor past the deadline */
   seen_slot *seen;
   size_t seen_cap, seen_used;
   uint32_t gen;
@@ -50,9 +56,23 @@ static void pcre2_xfree(void *ptr, void *data) {
   free(ptr);
 }
 
-gl_match_ctx *gl_match_ctx_new(const gl_matcher *m, uint32_t match_limit) {
+/* Cursor progress callback (and the loops' own test): true once the file's deadline passed. */
+static bool past_deadline(TSQueryCursorState *state) {
+  gl_match_ctx *ctx = state->payload;
+  if (!ctx->out_of_time && gl_deadline_passed(&ctx->deadline)) ctx->out_of_time = true;
+  return ctx->out_of_time;
+}
+
+static bool out_of_time(gl_match_ctx *ctx) {
+  TSQueryCursorState st = {ctx, 0};
+  return past_deadline(&st);
+}
+
+gl_match_ctx *gl_match_ctx_new(const gl_matcher *m, uint32_t match_limit, uint32_t budget_ms) {
   gl_match_ctx *ctx = gl_xcalloc(1, sizeof(*ctx));
   ctx->m = m;
+  ctx->budget_ms = budget_ms;
+  ctx->qopts = (TSQueryCursorOptions){ctx, past_deadline};
   ctx->cursor = ts_query_cursor_new();
   ts_query_cursor_set_match_limit(ctx->cursor, match_limit ? match_limit : DEFAULT_MATCH_LIMIT);
   ctx->anchored = ts_query_cursor_new();
@@ -134,6 +154,8 @@ static void begin_file(gl_match_ctx *ctx, const gl_source *src, const gl_model *
   else memset(ctx->regex_noted, 0, nrules * sizeof(bool));
   ctx->env.src = src;
   ctx->env.model = model;
+  ctx->deadline = gl_deadline_after(ctx->budget_ms);
+  ctx->out_of_time = false;
   if (++ctx->env.memo_gen == 0) {   /* wrapped: forget every remembered resolution */
     memset(ctx->env.memo, 0, sizeof(ctx->env.memo));
     ctx->env.memo_gen = 1;
@@ -148,10 +170,13 @@ static const TSNode *hit_node(const TSQueryMatch *qm, uint32_t hit) {
   return NULL;
 }
 
+/* The first regex of a rule that hits its limits in a file switches the rule off for the rest
+ * of that file: a pattern that backtracks once will on every string like it. */
 static void note_regex_limit(gl_match_ctx *ctx, uint32_t rule, gl_file_result *out) {
   if (ctx->regex_noted[rule]) return;
   ctx->regex_noted[rule] = true;
-  gl_file_result_note(out, GL_NOTE_PARTIAL, GL_LEVEL_WARNING, 0, 0, "regex limit hit in rule %s",
+  gl_file_result_note(out, GL_NOTE_PARTIAL, GL_LEVEL_WARNING, 0, 0,
+                      "regex limit hit in rule %s; the rule is off for the rest of the file",
                       ctx->m->rules.data[rule].rule->id);
 }
 
@@ -159,7 +184,7 @@ static void on_match(gl_match_ctx *ctx, const TSQueryMatch *qm, gl_file_result *
   const gl_matcher *m = ctx->m;
   const gl_mpattern *p = &m->patterns.data[qm->pattern_index];
   const gl_mrule *mr = &m->rules.data[p->rule];
-  if (!mr->rule->enabled) return;
+  if (!mr->rule->enabled || ctx->regex_noted[p->rule]) return;
   ctx->env.regex_limit_hit = false;
   bool pass = gl_preds_eval(p->preds, p->npreds, qm, &ctx->env);
   if (ctx->env.regex_limit_hit) note_regex_limit(ctx, p->rule, out);
@@ -176,7 +201,7 @@ static void on_match(gl_match_ctx *ctx, const TSQueryMatch *qm, gl_file_result *
 
 /* The combined query over the tree; true when it exceeded the match limit. */
 static bool run_query(gl_match_ctx *ctx, const TSTree *tree, gl_file_result *out) {
-  ts_query_cursor_exec(ctx->cursor, ctx->m->query, ts_tree_root_node(tree));
+  ts_query_cursor_exec_with_options(ctx->cursor, ctx->m->query, ts_tree_root_node(tree), &ctx->qopts);
   TSQueryMatch qm;
   while (ts_query_cursor_next_match(ctx->cursor, &qm)) on_match(ctx, &qm, out);
   return ts_query_cursor_did_exceed_match_limit(ctx->cursor);
@@ -187,7 +212,7 @@ static bool run_query(gl_match_ctx *ctx, const TSTree *tree, gl_file_result *out
  * match limit. */
 static bool run_at(gl_match_ctx *ctx, TSNode node, gl_file_result *out) {
   const gl_matcher *m = ctx->m;
-  ts_query_cursor_exec(ctx->anchored, m->query, node);
+  ts_query_cursor_exec_with_options(ctx->anchored, m->query, node, &ctx->qopts);
   TSQueryMatch qm;
   while (ts_query_cursor_next_match(ctx->anchored, &qm)) {
     uint32_t k = m->dispatch_of[qm.pattern_index];
@@ -206,6 +231,7 @@ static bool run_dispatch(gl_match_ctx *ctx, gl_file_result *out) {
   bool exceeded = false;
   ts_query_cursor_set_max_start_depth(ctx->anchored, 0);
   for (uint32_t i = 0; i < n; i++) {
+    if ((i & 63) == 0 && out_of_time(ctx)) break;
     TSNode node = gl_model_node_at(model, i);
     TSSymbol sym = ts_node_symbol(node);
     if (sym >= nsym) continue;
@@ -228,6 +254,7 @@ static void run_names(gl_match_ctx *ctx, gl_file_result *out) {
   uint32_t n = gl_model_node_count(model);
   char name[sizeof ctx->env.qbuf];
   for (uint32_t i = 0; i < n; i++) {
+    if ((i & 63) == 0 && out_of_time(ctx)) break;
     if (!any_node && !gl_model_node_qualified(model, i)) continue;
     cap.node = gl_model_node_at(model, i);
     TSSymbol sym = ts_node_symbol(cap.node);
@@ -264,6 +291,7 @@ static void run_checks(gl_match_ctx *ctx, const TSTree *tree, gl_file_result *ou
   for (size_t i = 0; i < ctx->m->checks.len; i++) {
     const gl_mcheck *c = &ctx->m->checks.data[i];
     if (!c->rule->enabled || !c->fn) continue;   /* no fn: reported after suppression */
+    if (out_of_time(ctx)) break;
     gl_check_ctx cc = {c->rule, ctx->env.src, tree, ctx->env.model, out};
     size_t before = out->findings.len;
     c->fn(&cc);
@@ -279,9 +307,13 @@ void gl_match_run(gl_match_ctx *ctx, const gl_source *src, const TSTree *tree,
   bool exceeded = false;
   if (ctx->m->query && ctx->m->root_of && model) exceeded = run_dispatch(ctx, out);
   else if (ctx->m->query) exceeded = run_query(ctx, tree, out);
-  if (exceeded)
+  if (exceeded && !ctx->out_of_time)
     gl_file_result_note(out, GL_NOTE_PARTIAL, GL_LEVEL_WARNING, 0, 0,
                         "query match limit exceeded; some findings may be missing");
   run_names(ctx, out);
   run_checks(ctx, tree, out);
+  if (ctx->out_of_time)
+    gl_file_result_note(out, GL_NOTE_PARTIAL, GL_LEVEL_WARNING, 0, 0,
+                        "matching time limit of %u ms exceeded (--parse-timeout); some findings "
+                        "may be missing", ctx->budget_ms);
 }

@@ -228,6 +228,97 @@ bool gl_query_check_alone(const gl_rule *rule, const TSLanguage *lang, gl_diag_l
   return false;
 }
 
+/* An open '(' or '[' of gl_query_shape: what it is, and whether its elements may match nothing. */
+typedef struct qframe {
+  char kind;          /* '?' not known yet, 'n' node, 'g' grouping, 'a' alternation, 'p' predicate */
+  bool all_opt;       /* every element (of a grouping) or alternative may match nothing */
+  uint32_t n;         /* elements */
+} qframe;
+
+/* The element just read (a node, string or group) and whether it may match nothing:
+ * its quantifiers come after it. */
+typedef struct qpending {
+  bool have, nullable;
+} qpending;
+
+static void commit(qframe *f, qpending *p) {
+  if (f && p->have) {
+    f->n++;
+    f->all_opt &= p->nullable;
+  }
+  p->have = false;
+}
+
+gl_qshape gl_query_shape(const char *text, uint32_t len) {
+  gl_qshape sh = {0, 0, UINT32_MAX, UINT32_MAX};
+  qframe frames[GL_QUERY_MAX_DEPTH];
+  uint32_t depth = 0;
+  qpending pend = {false, false};
+  for (uint32_t i = 0; i < len;) {
+    char c = text[i];
+    if (is_space(c)) {
+      i++;
+      continue;
+    }
+    if (c == ';') {
+      i = skip_comment(text, i, len);
+      continue;
+    }
+    qframe *top = depth && depth <= GL_QUERY_MAX_DEPTH ? &frames[depth - 1] : NULL;
+    bool quantifier = c == '?' || c == '*' || c == '+';
+    if (c == '+' && pend.have && pend.nullable && sh.endless_off == UINT32_MAX) sh.endless_off = i;
+    if (quantifier) {
+      if (c != '+') pend.nullable = true;
+      i++;
+      continue;
+    }
+    if (top && top->kind == '?') top->kind = c == '#' ? 'p' : is_ident_start(c) ? 'n' : 'g';
+    if (c == '"') {
+      bool closed;
+      i = skip_string(text, i, len, &closed);
+      if (!depth) sh.patterns++;
+      commit(top, &pend);
+      pend = (qpending){true, false};
+      continue;
+    }
+    if (c == '@' || c == '#' || is_ident_start(c)) {   /* captures, predicates, names: '?' inside */
+      i = skip_ident(text, i + 1, len);
+      continue;
+    }
+    if (c == '(' || c == '[') {
+      if (!depth) sh.patterns++;
+      commit(top, &pend);
+      if (++depth > sh.depth) sh.depth = depth;
+      if (depth <= GL_QUERY_MAX_DEPTH) frames[depth - 1] = (qframe){c == '[' ? 'a' : '?', true, 0};
+      else if (sh.depth_off == UINT32_MAX) sh.depth_off = i;
+    } else if ((c == ')' || c == ']') && depth) {
+      commit(top, &pend);
+      depth--;
+      if (top && top->kind != 'p')
+        pend = (qpending){true, top->kind != 'n' && top->n && top->all_opt};
+    }
+    i++;
+  }
+  return sh;
+}
+
+bool gl_query_check_shape(const gl_rule *rule, gl_qshape *shape, gl_diag_list *errs) {
+  const char *q = rule->query ? rule->query : "";
+  *shape = gl_query_shape(q, (uint32_t)strlen(q));
+  uint32_t off = shape->depth_off < shape->endless_off ? shape->depth_off : shape->endless_off;
+  if (off == UINT32_MAX) return true;
+  uint32_t line, col;
+  gl_query_position(rule, off, &line, &col);
+  gl_diag *d = gl_diag_list_add(errs);
+  if (off == shape->depth_off)
+    gl_diag_set(d, rule->path, line, col, "query nests deeper than %d levels", GL_QUERY_MAX_DEPTH);
+  else
+    gl_diag_set(d, rule->path, line, col,
+                "'+' on a pattern that may match nothing repeats without end: use '*', or repeat "
+                "a node that must be there");
+  return false;
+}
+
 bool gl_query_is_closed(const char *text, size_t len) {
   long depth = 0;
   bool closed;

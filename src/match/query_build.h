@@ -52,6 +52,29 @@ bool gl_query_check_alone(const gl_rule *rule, const TSLanguage *lang, gl_diag_l
  * and ends no string: only then can it not merge with the block after it. */
 bool gl_query_is_closed(const char *text, size_t len);
 
+/* Limits on a rule's query, checked on its text before tree-sitter sees it: tree-sitter's query
+ * parser recurses once per level of nesting (20,000 levels overflow the stack), its pattern
+ * indices are 16-bit, and compiling 10,000 patterns takes seconds. */
+#define GL_QUERY_MAX_DEPTH 256
+#define GL_QUERY_MAX_PATTERNS 4096
+
+/* The shape of a query's text: its top-level patterns and deepest nesting, and the offset of
+ * the first quantifier that would repeat without end (UINT32_MAX when there is none): a `+` on
+ * something that may match nothing (`(a)?+`, `(a)*+`, `((a)?)+`, `((a)? (b)*)+`, `[(a)? (b)*]+`),
+ * on which tree-sitter's query compiler (top level) or cursor (nested) loops forever, growing
+ * its states. Measured on tree-sitter 0.25: `*` or `?` on such a thing, `??`, `**`, `++` and
+ * `[(a)? (b)]+` all end. */
+typedef struct gl_qshape {
+  uint32_t patterns;
+  uint32_t depth, depth_off;   /* deepest nesting and where it first passes the limit */
+  uint32_t endless_off;
+} gl_qshape;
+gl_qshape gl_query_shape(const char *text, uint32_t len);
+
+/* Appends the error of the first limit rule->query breaks (depth, stacked quantifiers) and
+ * returns false; true when it keeps them. The pattern limit is the combined query's (match.c). */
+bool gl_query_check_shape(const gl_rule *rule, gl_qshape *shape, gl_diag_list *errs);
+
 /* First offset in [start, end) that is not whitespace or a ';' comment (end when none). */
 uint32_t gl_query_skip_space(const char *text, uint32_t start, uint32_t end);
 

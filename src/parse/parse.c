@@ -10,8 +10,8 @@
 
 #include <pthread.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/deadline.h"
 #include "base/xalloc.h"
 #include "parse/parse_arena.h"
 
@@ -108,26 +108,8 @@ uint32_t gl_parse_max_depth(const gl_parser *p) { return p->max_depth; }
 
 /* ---- the deadline ------------------------------------------------------------------------- */
 
-static struct timespec deadline_after(uint32_t ms) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  t.tv_sec += ms / 1000;
-  t.tv_nsec += (long)(ms % 1000) * 1000000L;
-  if (t.tv_nsec >= 1000000000L) {
-    t.tv_sec += 1;
-    t.tv_nsec -= 1000000000L;
-  }
-  return t;
-}
-
 /* Progress callback: true (cancel) once the deadline in the payload has passed. */
-static bool past_deadline(TSParseState *state) {
-  const struct timespec *end = state->payload;
-  struct timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  if (now.tv_sec != end->tv_sec) return now.tv_sec > end->tv_sec;
-  return now.tv_nsec > end->tv_nsec;
-}
+static bool past_deadline(TSParseState *state) { return gl_deadline_passed(state->payload); }
 
 /* TSInput reader over one contiguous buffer. */
 static const char *read_source(void *payload, uint32_t byte, TSPoint pos, uint32_t *bytes_read) {
@@ -164,10 +146,9 @@ static TSTree *parse_with(const gl_parser *p, TSParser *ts, const gl_source *src
     return NULL;
   }
   TSInput input = {.payload = (void *)src, .read = read_source, .encoding = TSInputEncodingUTF8};
-  struct timespec end = {0, 0};
+  gl_deadline end = gl_deadline_after(p->timeout_ms);
   TSParseOptions opts = {.payload = NULL, .progress_callback = NULL};
-  if (p->timeout_ms) {
-    end = deadline_after(p->timeout_ms);
+  if (end.set) {
     opts.payload = &end;
     opts.progress_callback = past_deadline;
   }

@@ -66,10 +66,10 @@ static inline gl_matcher *matcher_ok(const gl_ruleset *set) {
   return m;
 }
 
-/* Parses code as t.py, builds its model and runs m over it with a fresh ctx (match_limit as
- * gl_match_ctx_new takes it); findings in match order. */
-static inline void lint_buffer(const gl_matcher *m, uint32_t match_limit, const char *code,
-                               gl_file_result *out) {
+/* Parses code as t.py, builds its model and runs m over it with a fresh ctx (match_limit and
+ * budget_ms as gl_match_ctx_new takes them); findings in match order. */
+static inline void lint_buffer_within(const gl_matcher *m, uint32_t match_limit, uint32_t budget_ms,
+                                      const char *code, gl_file_result *out) {
   memset(out, 0, sizeof(*out));
   gl_source src;
   gl_load_buffer(&src, "t.py", code, strlen(code));
@@ -78,13 +78,18 @@ static inline void lint_buffer(const gl_matcher *m, uint32_t match_limit, const 
   TSTree *tree = gl_parse_source(p, &src, &err);
   if (!tree) fail_msg("parse failed: %s", err.msg);
   gl_model *model = gl_model_build(&src, tree, NULL);
-  gl_match_ctx *ctx = gl_match_ctx_new(m, match_limit);
+  gl_match_ctx *ctx = gl_match_ctx_new(m, match_limit, budget_ms);
   gl_match_run(ctx, &src, tree, model, out);
   gl_match_ctx_free(ctx);
   gl_model_free(model);
   ts_tree_delete(tree);
   gl_parse_free(p);
   gl_source_free(&src);
+}
+
+static inline void lint_buffer(const gl_matcher *m, uint32_t match_limit, const char *code,
+                               gl_file_result *out) {
+  lint_buffer_within(m, match_limit, 0, code, out);
 }
 
 #endif

@@ -141,7 +141,7 @@ static void test_findings_at_exact_positions(void **state) {
 static void test_ctx_reused_across_files(void **state) {
   gl_ruleset *set = set_new(main_specs, 3);
   gl_matcher *m = matcher_ok(set);
-  gl_match_ctx *ctx = gl_match_ctx_new(m, 0);
+  gl_match_ctx *ctx = gl_match_ctx_new(m, 0, 0);
   for (int round = 0; round < 3; round++) {
     gl_source src;
     gl_load_buffer(&src, "t.py", main_code, strlen(main_code));
@@ -526,7 +526,14 @@ static void test_regex_limit_is_noted_once_per_file(void **state) {
   assert_int_equal(out.findings.len, 0);  /* a limit hit counts as no match */
   assert_int_equal(out.notes.len, 1);
   assert_int_equal(out.notes.data[0].kind, GL_NOTE_PARTIAL);
-  assert_string_equal(out.notes.data[0].message, "regex limit hit in rule GPU900");
+  assert_string_equal(out.notes.data[0].message,
+                      "regex limit hit in rule GPU900; the rule is off for the rest of the file");
+  gl_file_result_free(&out);
+  /* After the hit the rule is off in that file: `aaaa` would match, and is not tried. */
+  snprintf(code, sizeof(code), "%s\naaaa\n", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab");
+  lint_with(m, 0, code, &out);
+  assert_int_equal(out.findings.len, 0);
+  assert_int_equal(out.notes.len, 1);
   gl_file_result_free(&out);
   lint_with(m, 0, "aaaa\nab\n", &out);   /* the same regex within limits */
   assert_int_equal(out.findings.len, 1);

@@ -127,7 +127,7 @@ static void test_resolve_memo_same_answers(void **state) {
     gl_diag err = {0};
     TSTree *tree = gl_parse_source(p, &src, &err);
     gl_model *model = gl_model_build(&src, tree, NULL);
-    gl_match_ctx *ctx = gl_match_ctx_new(m, 0);
+    gl_match_ctx *ctx = gl_match_ctx_new(m, 0, 0);
     gl_match_run(ctx, &src, tree, model, &out);
     gl_match_run(ctx, &src, tree, model, &out);   /* same file again: every finding once more */
     assert_int_equal(out.findings.len, 12);

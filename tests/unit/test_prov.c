@@ -587,7 +587,7 @@ static void run_query(const gl_libmodels *lm, const char *query, const char *cod
     gl_diag_format(&errs.data[0], out, cap);
   } else {
     fx *f = build_with(code, lm);
-    gl_match_ctx *ctx = gl_match_ctx_new(m, 0);
+    gl_match_ctx *ctx = gl_match_ctx_new(m, 0, 0);
     gl_file_result res;
     memset(&res, 0, sizeof(res));
     gl_match_run(ctx, &f->src, f->tree, f->m, &res);
