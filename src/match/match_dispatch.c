@@ -599,7 +599,7 @@ static void match_keys(const gl_matcher *m, uint8_t mask, gl_mslots *sl, gl_pred
 }
 
 bool gl_mdispatch_node(const gl_matcher *m, TSNode node, TSSymbol sym, gl_mslots *sl,
-                       gl_pred_env *env, bool *pass) {
+                       gl_pred_env *env, const bool *rule_off, bool *pass) {
   uint32_t begin = m->root_of[sym].begin, end = m->root_of[sym].end;
   if (begin == end) return false;
   gl_mslots_begin(sl, node);
@@ -607,7 +607,8 @@ bool gl_mdispatch_node(const gl_matcher *m, TSNode node, TSSymbol sym, gl_mslots
   bool any = false;
   for (uint32_t k = begin; k < end; k++) {
     const gl_mdispatch *d = &m->dispatch.data[k];
-    pass[k] = m->rules.data[m->patterns.data[d->pattern].rule].rule->enabled &&
+    uint32_t rule = m->patterns.data[d->pattern].rule;
+    pass[k] = m->rules.data[rule].rule->enabled && !rule_off[rule] &&
               (d->key < 0 || sl->keyed[k] == sl->cur) && entry_may_match(m, d, sl, env);
     any |= pass[k];
   }

@@ -160,9 +160,10 @@ void gl_mslots_free(gl_mslots *sl);
 void gl_mslots_begin(gl_mslots *sl, TSNode root);
 /* Tries the dispatched patterns rooted at node's type sym (ts_node_symbol(node), below the
  * language's symbol count): pass[k] tells for entry k of that range whether it may match there
- * (rule enabled, key matched, fixed nodes present with their types, tests held; a test that hit
- * a regex limit counts as holding). True when one may. */
+ * (rule enabled and not off in this file by rule_off[its index in m->rules], key matched, fixed
+ * nodes present with their types, tests held; a test that hit a regex limit counts as holding).
+ * True when one may. */
 bool gl_mdispatch_node(const gl_matcher *m, TSNode node, TSSymbol sym, gl_mslots *sl,
-                       gl_pred_env *env, bool *pass);
+                       gl_pred_env *env, const bool *rule_off, bool *pass);
 
 #endif

@@ -236,7 +236,7 @@ static bool run_dispatch(gl_match_ctx *ctx, gl_file_result *out) {
     TSSymbol sym = ts_node_symbol(node);
     if (sym >= nsym) continue;
     bool run = m->root_of[sym].plain;
-    run |= gl_mdispatch_node(m, node, sym, &ctx->slots, &ctx->env, ctx->pass);
+    run |= gl_mdispatch_node(m, node, sym, &ctx->slots, &ctx->env, ctx->regex_noted, ctx->pass);
     if (run) exceeded |= run_at(ctx, node, out);
   }
   return exceeded;

@@ -1,7 +1,7 @@
 /* test_query_limits.c: the limits on user queries (query_build.c, match.c, match_run.c).
  * Owns: the shape checks made before tree-sitter sees a query (nesting depth, a '+' that repeats
  *       without end, patterns per run), each at its rule-file position with near misses that
- *       still load, and the per-file time limit on matching. */
+ *       still load, the per-file time limit on matching, and a backtracking regex switched off. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -154,12 +154,40 @@ static void test_time_limit_stops_matching(void **state) {
   set_free(set);
 }
 
+/* A regex that backtracks on one string does on every string like it: after the first limit hit
+ * the rule is off for the rest of the file, in the early tests of dispatch as in the full match,
+ * so 2,000 such strings (2.5 ms each before) finish far inside the time limit. */
+static void test_regex_limit_switches_the_rule_off(void **state) {
+  (void)state;
+  spec s = {"GPU900", "((string_content) @hit (#match? @hit \"^(a+)+$\"))", 0, NULL, 0, true, NULL};
+  gl_ruleset *set = set_new(&s, 1);
+  gl_matcher *m = matcher_ok(set);
+  gl_strbuf code = {0};
+  for (int i = 0; i < 2000; i++) gl_strbuf_addf(&code, "x = \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaab\"\n");
+  gl_strbuf_addf(&code, "y = \"aaaa\"\n");   /* would match: the rule is off by now */
+  gl_file_result out;
+  lint_buffer_within(m, 0, 2000, code.data, &out);
+  assert_int_equal(out.findings.len, 0);
+  assert_int_equal(out.notes.len, 1);
+  assert_string_equal(out.notes.data[0].message,
+                      "regex limit hit in rule GPU900; the rule is off for the rest of the file");
+  gl_file_result_free(&out);
+  lint_buffer_within(m, 0, 2000, "y = \"aaaa\"\n", &out);   /* the next file: on again */
+  assert_int_equal(out.findings.len, 1);
+  assert_int_equal(out.notes.len, 0);
+  gl_file_result_free(&out);
+  free(code.data);
+  gl_match_free(m);
+  set_free(set);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_endless_repetition_refused),
       cmocka_unit_test(test_depth_refused_before_tree_sitter),
       cmocka_unit_test(test_pattern_cap_names_the_rule_that_passes_it),
       cmocka_unit_test(test_time_limit_stops_matching),
+      cmocka_unit_test(test_regex_limit_switches_the_rule_off),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
