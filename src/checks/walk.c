@@ -1,7 +1,7 @@
 /* walk.c: the flow checks' walk over the model's node index (walk.h).
  * Owns: the pre-order step (next index, or the end of the subtree when skipping), the path of
- *       ancestors kept by subtree ends, fields and scopes read from it; the body, defs and
- *       ancestor walks.
+ *       ancestors kept by subtree ends with the innermost scope at each position, fields and
+ *       scopes read from it; the body, defs and ancestor walks.
  * Not: any check's logic.
  * Threads: no state beyond the caller's values. */
 #include "checks/walk.h"
@@ -23,7 +23,23 @@ void gl_check__walk_init(gl_check__walk *w, const gl_model *m, TSNode root) {
   w->end = gl_model_node_end(m, i);
 }
 
-void gl_check__walk_free(gl_check__walk *w) { gl_vec_free(&w->path); }
+void gl_check__walk_free(gl_check__walk *w) {
+  gl_vec_free(&w->path);
+  gl_vec_free(&w->fn_up);
+  gl_vec_free(&w->cls_up);
+}
+
+/* Pushes index position i on the path, with the innermost scopes at or above it. */
+static void push(gl_check__walk *w, uint32_t i) {
+  size_t j = w->path.len;
+  TSSymbol sym = ts_node_symbol(gl_model_node_at(w->m, i));
+  const gl_types *t = gl_parse_types();
+  bool fn = gl_type_has(&t->function_definition, sym) || gl_type_has(&t->lambda, sym);
+  bool cls = fn || gl_type_has(&t->class_definition, sym);
+  gl_vec_push(&w->path, i);
+  gl_vec_push(&w->fn_up, fn ? (uint32_t)j + 1 : j ? w->fn_up.data[j - 1] : 0);
+  gl_vec_push(&w->cls_up, cls ? (uint32_t)j + 1 : j ? w->cls_up.data[j - 1] : 0);
+}
 
 void gl_check__walk_skip(gl_check__walk *w) { w->skip = true; }
 
@@ -39,7 +55,8 @@ bool gl_check__walk_next(gl_check__walk *w, TSNode *out) {
     return false;
   }
   while (w->path.len && gl_model_node_end(w->m, *gl_vec_last(&w->path)) <= w->at) w->path.len--;
-  gl_vec_push(&w->path, w->at);
+  w->fn_up.len = w->cls_up.len = w->path.len;
+  push(w, w->at);
   *out = gl_model_node_at(w->m, w->at);
   return true;
 }
@@ -70,17 +87,23 @@ TSNode gl_check__walk_up(const gl_check__walk *w, size_t k, const char **field) 
 
 TSNode gl_check__walk_scope(const gl_check__walk *w, unsigned flags) {
   if (!w->path.len) return (TSNode){0};
-  size_t j = w->path.len - ((flags & GL_CHECK__SCOPE_SELF) ? 0 : 1);
-  uint32_t from = ts_node_start_byte(gl_model_node_at(w->m, *gl_vec_last(&w->path)));
-  while (j-- > 0) {
-    TSNode p = gl_model_node_at(w->m, w->path.data[j]);
-    TSSymbol sym = ts_node_symbol(p);
-    const gl_types *t = gl_parse_types();
-    bool scope = gl_type_has(&t->function_definition, sym) || gl_type_has(&t->lambda, sym) ||
-                 ((flags & GL_CHECK__SCOPE_CLASSES) && gl_type_has(&t->class_definition, sym));
-    if (scope && (j == w->path.len - 1 || ts_node_end_byte(p) > from)) return p;
+  const uint32_t *up = (flags & GL_CHECK__SCOPE_CLASSES) ? w->cls_up.data : w->fn_up.data;
+  size_t last = w->path.len - 1;
+  uint32_t from = ts_node_start_byte(gl_model_node_at(w->m, w->path.data[last]));
+  size_t j = (flags & GL_CHECK__SCOPE_SELF) ? last + 1 : last;   /* positions below j count */
+  while (j > 0 && up[j - 1]) {
+    size_t k = up[j - 1] - 1;
+    TSNode p = gl_model_node_at(w->m, w->path.data[k]);
+    if (k == last || ts_node_end_byte(p) > from) return p;
+    j = k;   /* a node of no width at the scope's last byte: outside it, look further up */
   }
   return (TSNode){0};
+}
+
+void gl_check__walk_scopes(const gl_check__walk *w, unsigned flags, gl_check__nodes *out) {
+  const uint32_t *up = (flags & GL_CHECK__SCOPE_CLASSES) ? w->cls_up.data : w->fn_up.data;
+  for (size_t j = w->path.len ? w->path.len - 1 : 0; j > 0 && up[j - 1]; j = up[j - 1] - 1)
+    gl_vec_push(out, gl_model_node_at(w->m, w->path.data[up[j - 1] - 1]));
 }
 
 void gl_check__each(const gl_model *m, TSNode root, gl_check__visit_fn fn, void *data) {

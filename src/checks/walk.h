@@ -25,6 +25,9 @@ typedef struct gl_check__walk {
   uint32_t root, at, end;   /* the root's index, the node last returned, one past the subtree */
   bool started, skip, done;
   gl_vec(uint32_t) path;    /* index positions of the root .. the node last returned */
+  gl_vec(uint32_t) fn_up;   /* per path position j: 1 + the position of the innermost def or
+                               lambda at or above j (0: none), so scopes are found in O(1) */
+  gl_vec(uint32_t) cls_up;  /* the same with class bodies counted */
 } gl_check__walk;
 
 /* Starts a walk of root's subtree, root included, in m's index (both borrowed). A root that m
@@ -57,6 +60,10 @@ enum {
  * ancestors inside the walk, or a null node: a scope counts only while the node starts before
  * the scope's end (a node of no width at a def's last byte is outside it). */
 TSNode gl_check__walk_scope(const gl_check__walk *w, unsigned flags);
+
+/* Appends to out the defs and lambdas (with GL_CHECK__SCOPE_CLASSES, classes too) among the
+ * ancestors of the node last returned inside the walk, innermost first: O(those scopes). */
+void gl_check__walk_scopes(const gl_check__walk *w, unsigned flags, gl_check__nodes *out);
 
 /* Called with each node n a walk reaches and the walk, positioned at n (for its ancestors,
  * field and scopes); it may gl_check__walk_skip(w) n's subtree or gl_check__walk_stop(w). */

@@ -155,6 +155,10 @@ TSNode gl_model_node_at(const gl_model *m, uint32_t i);
 uint32_t gl_model_node_index(const gl_model *m, TSNode n);
 /* The nearest named ancestor's index; GL_MODEL_NO_NODE for the root. */
 uint32_t gl_model_node_parent(const gl_model *m, uint32_t i);
+/* The parent of n, as ts_node_parent gives it but from the index (O(1) on average, where
+ * ts_node_parent walks down from the root: O(depth), quadratic when called per node of a deep
+ * tree); ts_node_parent for a node the index does not hold; a null node for the root. */
+TSNode gl_model_parent_of(const gl_model *m, TSNode n);
 /* One past the last node of i's subtree. */
 uint32_t gl_model_node_end(const gl_model *m, uint32_t i);
 /* The field under which node i sits in its parent (0 for none). */

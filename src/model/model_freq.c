@@ -349,7 +349,7 @@ static bool is_env_step(const gl_model *m, TSNode c) {
  * `.squeeze()`, subscripts and parentheses. */
 static TSNode carrier(const gl_model *m, TSNode n) {
   for (;;) {
-    TSNode p = ts_node_parent(n);
+    TSNode p = gl_model_parent_of(m, n);
     if (ts_node_is_null(p)) return n;
     const char *t = ts_node_type(p);
     if (!strcmp(t, "attribute") || !strcmp(t, "subscript") || !strcmp(t, "parenthesized_expression")) {
@@ -380,10 +380,10 @@ static bool mentions(const gl_model *m, TSNode n, const char *s, size_t len) {
 bool gl_model_needed_transfer(const gl_model *m, TSNode node) {
   if (!m || ts_node_is_null(node)) return false;
   TSNode e = carrier(m, node);
-  TSNode p = ts_node_parent(e);
+  TSNode p = gl_model_parent_of(m, e);
   if (ts_node_is_null(p)) return false;
-  if (!strcmp(ts_node_type(p), "keyword_argument")) p = ts_node_parent(p);
-  if (!strcmp(ts_node_type(p), "argument_list")) return is_env_step(m, ts_node_parent(p));
+  if (!strcmp(ts_node_type(p), "keyword_argument")) p = gl_model_parent_of(m, p);
+  if (!strcmp(ts_node_type(p), "argument_list")) return is_env_step(m, gl_model_parent_of(m, p));
   if (strcmp(ts_node_type(p), "assignment") != 0 ||
       !ts_node_eq(ts_node_child_by_field_id(p, m->f.right), e))
     return false;
@@ -392,7 +392,7 @@ bool gl_model_needed_transfer(const gl_model *m, TSNode node) {
   size_t len;
   const char *name = gl_model__text(m, target, &len);
   /* a later statement of the same block passes the name to an environment's step */
-  TSNode stmt = ts_node_parent(p);   /* expression_statement */
+  TSNode stmt = gl_model_parent_of(m, p);   /* expression_statement */
   for (TSNode s = ts_node_next_named_sibling(stmt); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
     uint32_t i = gl_model__index_of(m, s);
     if (i == GL_MODEL__NONE) continue;

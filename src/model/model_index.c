@@ -16,6 +16,13 @@ uint32_t gl_model_node_index(const gl_model *m, TSNode n) { return gl_model__ind
 
 uint32_t gl_model_node_parent(const gl_model *m, uint32_t i) { return m->nodes.data[i].parent; }
 
+TSNode gl_model_parent_of(const gl_model *m, TSNode n) {
+  uint32_t i = m ? gl_model__index_of(m, n) : GL_MODEL__NONE;
+  if (i == GL_MODEL__NONE) return ts_node_parent(n);
+  uint32_t p = m->nodes.data[i].parent;
+  return p == GL_MODEL_NO_NODE ? (TSNode){0} : m->nodes.data[p].node;
+}
+
 uint32_t gl_model_node_end(const gl_model *m, uint32_t i) { return m->ends[i]; }
 
 TSFieldId gl_model_node_field(const gl_model *m, uint32_t i) { return m->nodes.data[i].field; }

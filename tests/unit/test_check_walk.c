@@ -170,6 +170,24 @@ static void test_scopes(void **state) {
   walk_to(f, &w, "identifier", "s", 0);
   assert_true(ts_node_is_null(gl_check__walk_scope(&w, GL_CHECK__SCOPE_CLASSES)));
   gl_check__walk_free(&w);
+  /* Every scope around q, innermost first: lambda, def (and class with the flag). */
+  walk_to(f, &w, "identifier", "q", 0);
+  gl_check__nodes chain = {0};
+  gl_check__walk_scopes(&w, 0, &chain);
+  assert_int_equal(chain.len, 2);
+  assert_string_equal(ts_node_type(chain.data[0]), "lambda");
+  assert_string_equal(ts_node_type(chain.data[1]), "function_definition");
+  chain.len = 0;
+  gl_check__walk_scopes(&w, GL_CHECK__SCOPE_CLASSES, &chain);
+  assert_int_equal(chain.len, 3);
+  assert_string_equal(ts_node_type(chain.data[2]), "class_definition");
+  gl_check__walk_free(&w);
+  walk_to(f, &w, "identifier", "s", 0);   /* module level: none */
+  chain.len = 0;
+  gl_check__walk_scopes(&w, GL_CHECK__SCOPE_CLASSES, &chain);
+  assert_int_equal(chain.len, 0);
+  gl_check__walk_free(&w);
+  gl_vec_free(&chain);
   done(f);
 }
 
