@@ -705,7 +705,10 @@ int main(int argc, char **argv) {
      * (it would load the TLS certificates too, but git_no_certs.c makes that a no-op); held
      * here, theirs only count references. */
     bool git = cli.cmd != GL_CMD_HELP && cli.cmd != GL_CMD_VERSION;
-    if (git) git_libgit2_init();
+    if (git) {
+      gl_xalloc_install_git_allocator();
+      git_libgit2_init();
+    }
     status = run_command(&cli, argc, argv);
     if (git) git_libgit2_shutdown();
   }

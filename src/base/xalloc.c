@@ -5,7 +5,10 @@
 #include "base/xalloc.h"
 
 #include <cjson/cJSON.h>
+#include <git2/common.h>
+#include <git2/sys/alloc.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,4 +71,52 @@ static void *cjson_malloc(size_t size) { return gl_xmalloc(size); }
 void gl_xalloc_install_cjson_hooks(void) {
   cJSON_Hooks hooks = {cjson_malloc, free};
   cJSON_InitHooks(&hooks);
+}
+
+/* ---- libgit2: each callback takes the file and line of the call, which gpulint does not need */
+
+static void *git_malloc(size_t n, const char *file, int line) {
+  (void)file, (void)line;
+  return gl_xmalloc(n);
+}
+
+static void *git_calloc(size_t nelem, size_t elsize, const char *file, int line) {
+  (void)file, (void)line;
+  return gl_xcalloc(nelem, elsize);
+}
+
+static char *git_strdup(const char *str, const char *file, int line) {
+  (void)file, (void)line;
+  return gl_xstrdup(str);
+}
+
+static char *git_strndup(const char *str, size_t n, const char *file, int line) {
+  (void)file, (void)line;
+  return gl_xstrndup(str, strnlen(str, n));
+}
+
+static char *git_substrdup(const char *str, size_t n, const char *file, int line) {
+  (void)file, (void)line;
+  return gl_xstrndup(str, n);
+}
+
+static void *git_realloc(void *ptr, size_t size, const char *file, int line) {
+  (void)file, (void)line;
+  return gl_xrealloc(ptr, size);
+}
+
+static void *git_reallocarray(void *ptr, size_t nelem, size_t elsize, const char *file, int line) {
+  (void)file, (void)line;
+  if (elsize && nelem > SIZE_MAX / elsize) out_of_memory(SIZE_MAX);
+  return gl_xrealloc(ptr, nelem * elsize);
+}
+
+static void *git_mallocarray(size_t nelem, size_t elsize, const char *file, int line) {
+  return git_reallocarray(NULL, nelem, elsize, file, line);
+}
+
+void gl_xalloc_install_git_allocator(void) {
+  static git_allocator a = {git_malloc,  git_calloc,       git_strdup,      git_strndup,
+                            git_substrdup, git_realloc, git_reallocarray, git_mallocarray, free};
+  git_libgit2_opts(GIT_OPT_SET_ALLOCATOR, &a);
 }

@@ -22,4 +22,9 @@ char *gl_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * also routes tree-sitter's, with gl_parse_install_hooks). */
 void gl_xalloc_install_cjson_hooks(void);
 
+/* Routes libgit2's allocations through the functions above; called once by main before its
+ * git_libgit2_init: libgit2 1.5's initialisation dereferences a failed allocation (an injected
+ * failure there segfaulted), where gl_xmalloc exits 2 with "out of memory". */
+void gl_xalloc_install_git_allocator(void);
+
 #endif
