@@ -269,6 +269,13 @@ static int parse_option(gl_cli *cli, int argc, char **argv, int *i, gl_diag *err
     }
     value = argv[++*i];
   }
+  bool list = o->id == OPT_SELECT || o->id == OPT_IGNORE || o->id == OPT_EXTEND_SELECT ||
+              o->id == OPT_RULES || o->id == OPT_EXCLUDE;
+  if (!list && (cli->given >> o->id & 1)) {   /* as Ruff's clap does: never a silent last-wins */
+    gl_diag_set(err, NULL, 0, 0, "option '--%s' given more than once", o->long_name);
+    return GL_EINVAL;
+  }
+  cli->given |= (uint64_t)1 << o->id;
   return apply_value(cli, o, value, err);
 }
 

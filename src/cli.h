@@ -26,6 +26,7 @@ typedef gl_vec(char *) gl_strvec;
 
 typedef struct gl_cli {
   gl_cmd cmd;
+  uint64_t given;            /* bit per single-valued option seen (parsing only): twice is an error */
   gl_strvec paths;           /* owned copies */
   int format;                /* gl_format, or -1 for the command's default */
   char *output;              /* NULL or "-" = stdout */

@@ -120,8 +120,20 @@ static void test_stdin_filename(void **state) {
   assert_string_equal(cli.stdin_filename, "pkg/mod.py");
   assert_int_equal(cli.paths.len, 0);
   gl_cli_free(&cli);
-  assert_int_equal(PARSE(&cli, &err, "--stdin-filename=a.py", "--stdin-filename", "b.py"), 0);
-  assert_string_equal(cli.stdin_filename, "b.py"); /* the last wins */
+  /* Twice is an error, never a silent last-wins (as Ruff's clap refuses it). */
+  assert_int_equal(PARSE(&cli, &err, "--stdin-filename=a.py", "--stdin-filename", "b.py"), GL_EINVAL);
+  assert_string_equal(err.msg, "option '--stdin-filename' given more than once");
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--format", "json", "--output-format=sarif", "x.py"), GL_EINVAL);
+  assert_string_equal(err.msg, "option '--output-format' given more than once");
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "-o", "a.sarif", "--output=b.sarif", "x.py"), GL_EINVAL);
+  assert_string_equal(err.msg, "option '--output' given more than once");
+  gl_cli_free(&cli);
+  /* List options add up. */
+  assert_int_equal(PARSE(&cli, &err, "--select", "GPU2", "--select=GPU3", "--exclude", "a", "--exclude", "b", "x.py"), 0);
+  assert_int_equal(cli.select.len, 2);
+  assert_int_equal(cli.excludes.len, 2);
   gl_cli_free(&cli);
   assert_int_equal(PARSE(&cli, &err, "--stdin-filename", "a.py", "src"), GL_EINVAL);
   assert_string_equal(err.msg, "option '--stdin-filename' takes no PATH arguments, got 'src'");
@@ -162,9 +174,11 @@ static void test_baseline(void **state) {
   assert_int_equal(PARSE(&cli, &err, "src"), 0);
   assert_null(cli.baseline);
   gl_cli_free(&cli);
-  assert_int_equal(PARSE(&cli, &err, "--baseline", "old.sarif", "--baseline=new.sarif", "src"), 0);
-  assert_string_equal(cli.baseline, "new.sarif"); /* the last wins */
+  assert_int_equal(PARSE(&cli, &err, "--baseline=new.sarif", "src"), 0);
+  assert_string_equal(cli.baseline, "new.sarif");
   assert_int_equal(cli.paths.len, 1);
+  gl_cli_free(&cli);
+  assert_int_equal(PARSE(&cli, &err, "--baseline", "old.sarif", "--baseline=new.sarif", "src"), GL_EINVAL);
   gl_cli_free(&cli);
   assert_int_equal(PARSE(&cli, &err, "--baseline"), GL_EINVAL);
   assert_null(cli.baseline);
