@@ -108,9 +108,11 @@ static const cJSON *the_cells(reader *r, const cJSON *root) {
   }
   const cJSON *v = member(root, "nbformat"), *cells = member(root, "cells");
   if (!v) fail(r, val_off(r, root), "missing 'nbformat': not a Jupyter notebook");
-  else if (!cJSON_IsNumber(v) || v->valuedouble != 4)
-    fail(r, val_off(r, v), "nbformat %.0f is not supported: only nbformat 4",
-         cJSON_IsNumber(v) ? v->valuedouble : 0.0);
+  else if (!cJSON_IsNumber(v))
+    fail(r, val_off(r, v), "'nbformat' must be a number (4), not %s",
+         cJSON_IsString(v) ? "a string" : "this value");
+  else if (v->valuedouble != 4)
+    fail(r, val_off(r, v), "nbformat %g is not supported: only nbformat 4", v->valuedouble);
   else if (!cells) fail(r, val_off(r, root), "missing 'cells'");
   else if (!cJSON_IsArray(cells)) fail(r, val_off(r, cells), "'cells' must be an array");
   return r->failed ? NULL : cells;

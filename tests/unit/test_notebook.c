@@ -169,6 +169,10 @@ static void test_malformed(void **state) {
                "invalid json: NaN and Infinity are not json numbers");
   assert_error("{\"nbformat\": 3, \"worksheets\": []}", 1, 14,
                "nbformat 3 is not supported: only nbformat 4");
+  assert_error("{\"nbformat\": \"4\", \"cells\": []}", 1, 14,
+               "'nbformat' must be a number (4), not a string");
+  assert_error("{\"nbformat\": 4.5, \"cells\": []}", 1, 14,
+               "nbformat 4.5 is not supported: only nbformat 4");
   assert_error("{\"cells\": []}", 1, 1, "missing 'nbformat': not a Jupyter notebook");
   assert_error("{\"nbformat\": 4}", 1, 1, "missing 'cells'");
   assert_error("{\"nbformat\": 4, \"cells\": {}}", 1, 26, "'cells' must be an array");
