@@ -66,6 +66,23 @@ static inline gl_matcher *matcher_ok(const gl_ruleset *set) {
   return m;
 }
 
+/* Builds an eager matcher of the rules; returns the number of load errors, the first one
+ * formatted into buf ("" when none). The matcher is NULL exactly when there was one. */
+static inline size_t load_errors(const spec *specs, size_t n, char *buf, size_t cap) {
+  gl_ruleset *set = set_new(specs, n);
+  gl_diag_list errs = {0};
+  gl_matcher *m = gl_match_new(set, gl_parse_language(), &errs);
+  size_t nerr = errs.len;
+  buf[0] = '\0';
+  if (nerr) gl_diag_format(&errs.data[0], buf, cap);
+  if (nerr) assert_null(m);
+  else assert_non_null(m);
+  gl_match_free(m);
+  gl_vec_free(&errs);
+  set_free(set);
+  return nerr;
+}
+
 /* Parses code as t.py, builds its model and runs m over it with a fresh ctx (match_limit and
  * budget_ms as gl_match_ctx_new takes them); findings in match order. */
 static inline void lint_buffer_within(const gl_matcher *m, uint32_t match_limit, uint32_t budget_ms,

@@ -290,17 +290,7 @@ static void test_in_loop(void **state) {
  * errors and the first one formatted into buf. */
 static size_t load_error(const char *q, const char *message, char *buf, size_t cap) {
   spec s = {"GPU900", q, 20, message, 0, true, NULL};
-  gl_ruleset *set = set_new(&s, 1);
-  gl_diag_list errs = {0};
-  gl_matcher *m = gl_match_new(set, gl_parse_language(), &errs);
-  size_t n = errs.len;
-  buf[0] = '\0';
-  if (n) gl_diag_format(&errs.data[0], buf, cap);
-  if (n) assert_null(m);
-  gl_match_free(m);
-  gl_vec_free(&errs);
-  set_free(set);
-  return n;
+  return load_errors(&s, 1, buf, cap);
 }
 
 #define ASSERT_LOAD_ERROR(q, want)                                   \

@@ -20,22 +20,6 @@
 
 #include "match_fixture.h"
 
-/* Loads the rules; returns the number of errors and the first one formatted into buf. */
-static size_t load_errors(const spec *specs, size_t n, char *buf, size_t cap) {
-  gl_ruleset *set = set_new(specs, n);
-  gl_diag_list errs = {0};
-  gl_matcher *m = gl_match_new(set, gl_parse_language(), &errs);
-  size_t nerr = errs.len;
-  buf[0] = '\0';
-  if (nerr) gl_diag_format(&errs.data[0], buf, cap);
-  if (nerr) assert_null(m);
-  else assert_non_null(m);
-  gl_match_free(m);
-  gl_vec_free(&errs);
-  set_free(set);
-  return nerr;
-}
-
 static size_t load_query(const char *q, char *buf, size_t cap) {
   spec s = {"GPU900", q, 20, NULL, 0, true, NULL};
   return load_errors(&s, 1, buf, cap);
@@ -127,16 +111,24 @@ static void test_pattern_cap_names_the_rule_that_passes_it(void **state) {
   free(q.data);
 }
 
+/* Lints code with one rule GPU900 of query q, matching within budget_ms. */
+static void lint_one(const char *q, const char *code, uint32_t budget_ms, gl_file_result *out) {
+  spec s = {"GPU900", q, 0, NULL, 0, true, NULL};
+  gl_ruleset *set = set_new(&s, 1);
+  gl_matcher *m = matcher_ok(set);
+  lint_buffer_within(m, 0, budget_ms, code, out);
+  gl_match_free(m);
+  set_free(set);
+}
+
 /* A query whose matching is slow on a file stops at the file's time limit, with a note. */
 static void test_time_limit_stops_matching(void **state) {
   (void)state;
-  spec s = {"GPU900", "(module (_)* @x (expression_statement) @hit (_)* @y)", 0, NULL, 0, true, NULL};
-  gl_ruleset *set = set_new(&s, 1);
-  gl_matcher *m = matcher_ok(set);
+  const char *q = "(module (_)* @x (expression_statement) @hit (_)* @y)";
   gl_strbuf code = {0};
   for (int i = 0; i < 400; i++) gl_strbuf_addf(&code, "x%d = %d\n", i, i);
   gl_file_result out;
-  lint_buffer_within(m, 0, 20, code.data, &out);
+  lint_one(q, code.data, 20, &out);
   assert_int_equal(out.notes.len, 1);
   assert_int_equal(out.notes.data[0].kind, GL_NOTE_PARTIAL);
   assert_string_equal(out.notes.data[0].message,
@@ -145,13 +137,11 @@ static void test_time_limit_stops_matching(void **state) {
   assert_true(out.findings.len < 400);
   gl_file_result_free(&out);
   /* Within its limit the same query finds every statement of a small file. */
-  lint_buffer_within(m, 0, 5000, "a = 1\nb = 2\n", &out);
+  lint_one(q, "a = 1\nb = 2\n", 5000, &out);
   assert_int_equal(out.notes.len, 0);
   assert_int_equal(out.findings.len, 2);
   gl_file_result_free(&out);
   free(code.data);
-  gl_match_free(m);
-  set_free(set);
 }
 
 /* A regex that backtracks on one string does on every string like it: after the first limit hit
@@ -159,26 +149,22 @@ static void test_time_limit_stops_matching(void **state) {
  * so 2,000 such strings (2.5 ms each before) finish far inside the time limit. */
 static void test_regex_limit_switches_the_rule_off(void **state) {
   (void)state;
-  spec s = {"GPU900", "((string_content) @hit (#match? @hit \"^(a+)+$\"))", 0, NULL, 0, true, NULL};
-  gl_ruleset *set = set_new(&s, 1);
-  gl_matcher *m = matcher_ok(set);
+  const char *q = "((string_content) @hit (#match? @hit \"^(a+)+$\"))";
   gl_strbuf code = {0};
   for (int i = 0; i < 2000; i++) gl_strbuf_addf(&code, "x = \"aaaaaaaaaaaaaaaaaaaaaaaaaaaaab\"\n");
   gl_strbuf_addf(&code, "y = \"aaaa\"\n");   /* would match: the rule is off by now */
   gl_file_result out;
-  lint_buffer_within(m, 0, 2000, code.data, &out);
+  lint_one(q, code.data, 2000, &out);
   assert_int_equal(out.findings.len, 0);
   assert_int_equal(out.notes.len, 1);
   assert_string_equal(out.notes.data[0].message,
                       "regex limit hit in rule GPU900; the rule is off for the rest of the file");
   gl_file_result_free(&out);
-  lint_buffer_within(m, 0, 2000, "y = \"aaaa\"\n", &out);   /* the next file: on again */
+  lint_one(q, "y = \"aaaa\"\n", 2000, &out);   /* another file: the rule is on again */
   assert_int_equal(out.findings.len, 1);
   assert_int_equal(out.notes.len, 0);
   gl_file_result_free(&out);
   free(code.data);
-  gl_match_free(m);
-  set_free(set);
 }
 
 int main(void) {
