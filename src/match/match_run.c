@@ -201,7 +201,8 @@ static void on_match(gl_match_ctx *ctx, const TSQueryMatch *qm, gl_file_result *
 
 /* The combined query over the tree; true when it exceeded the match limit. */
 static bool run_query(gl_match_ctx *ctx, const TSTree *tree, gl_file_result *out) {
-  ts_query_cursor_exec_with_options(ctx->cursor, ctx->m->query, ts_tree_root_node(tree), &ctx->qopts);
+  ts_query_cursor_exec_with_options(ctx->cursor, ctx->m->query, ts_tree_root_node(tree),
+                                    &ctx->qopts);
   TSQueryMatch qm;
   while (ts_query_cursor_next_match(ctx->cursor, &qm)) on_match(ctx, &qm, out);
   return ts_query_cursor_did_exceed_match_limit(ctx->cursor);
