@@ -302,12 +302,31 @@ static bool is_regular(const char *path) {
   return stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* True, with err set, when path exists but is no regular file that can be read: a directory, a
+ * FIFO, a device, a symlink loop or one that points nowhere. Such a file is never read (a FIFO
+ * would block), and never passed over in silence either. */
+static bool unreadable_config(const char *path, gl_diag *err) {
+  struct stat st;
+  if (lstat(path, &st) != 0 || is_regular(path)) return false;
+  errno = 0;
+  bool ok = stat(path, &st) == 0;
+  const char *what = !ok && errno == ELOOP   ? "a symlink loop"
+                     : !ok                   ? "a symlink to nothing"
+                     : S_ISDIR(st.st_mode)   ? "a directory"
+                     : S_ISFIFO(st.st_mode)  ? "a FIFO"
+                                             : "not a regular file";
+  gl_diag_set(err, path, 0, 0, "configuration file is %s; not read", what);
+  return true;
+}
+
 /* Tries dir's gpulint.toml, then its pyproject.toml. 1 = found (*out), 0 = none, <0 = error. */
 static int try_dir(const char *dir, gl_config **out, gl_diag *err) {
   char *toml = gl_xasprintf("%s/gpulint.toml", strcmp(dir, "/") == 0 ? "" : dir);
   char *py = gl_xasprintf("%s/pyproject.toml", strcmp(dir, "/") == 0 ? "" : dir);
   int rc = 0;
-  if (is_regular(toml)) {
+  if (unreadable_config(toml, err) || unreadable_config(py, err)) {
+    rc = GL_EINVAL;
+  } else if (is_regular(toml)) {
     *out = gl_config_load(toml, err);
     rc = *out ? 1 : GL_EINVAL;
   } else if (is_regular(py)) {

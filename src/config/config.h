@@ -91,7 +91,8 @@ gl_config *gl_config_load(const char *path, gl_diag *err);
 /* Looks for the configuration from start_dir (NULL = the current directory) upward and loads
  * it. Returns 0 with *out = the config, or 0 with *out = NULL when there is none, or GL_EINVAL /
  * GL_EIO with err when the file found is bad (a pyproject.toml that cannot be parsed is an
- * error even when another file further up would do). */
+ * error even when another file further up would do; so is a gpulint.toml or pyproject.toml that
+ * is a directory, FIFO, device or broken symlink). */
 int gl_config_discover(const char *start_dir, gl_config **out, gl_diag *err);
 
 /* Frees cfg and what it owns; NULL does nothing. */
