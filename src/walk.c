@@ -36,6 +36,7 @@ typedef struct walker {
   gl_vec(glob) globs;
   bool no_defaults;   /* opts->no_default_excludes */
   bool use_git;
+  char *root_real;    /* the directory named on the command line, resolved: links stay inside */
   gl_walk_result *out;
 } walker;
 
@@ -213,13 +214,26 @@ static void enter_subdir(walker *w, const dir_ctx *dir, const char *name, const 
   git_repository_free(nested);
 }
 
+/* True when path resolves to a file inside the directory being walked. */
+static bool inside_root(const walker *w, const char *path) {
+  char *real = w->root_real ? realpath(path, NULL) : NULL;
+  size_t n = w->root_real ? strlen(w->root_real) : 0;
+  bool in = real && strncmp(real, w->root_real, n) == 0 &&
+            (real[n] == '/' || (n == 1 && w->root_real[0] == '/'));
+  free(real);
+  return in;
+}
+
 /* A symlink met inside a walk is never followed into a directory; one named *.py that points
- * at a regular file is listed (under the link's own path). */
+ * at a regular file inside the directory named on the command line is listed (under the link's
+ * own path). One that points outside it (`/etc/passwd`, `../outside.py`) is not: a checkout
+ * cannot make gpulint read files the user did not ask for; naming the link itself still does. */
 static void consider_link(walker *w, const dir_ctx *dir, const char *name, char *disp,
                           const char *rel) {
   struct stat st;
   if (!ends_with_py(name) || user_excluded(w, name, rel, disp, false) ||
-      stat(disp, &st) != 0 || !S_ISREG(st.st_mode) || git_ignored(dir, name, false)) {
+      stat(disp, &st) != 0 || !S_ISREG(st.st_mode) || !inside_root(w, disp) ||
+      git_ignored(dir, name, false)) {
     free(disp);
     return;
   }
@@ -270,7 +284,10 @@ static void walk_root(walker *w, const char *disp) {
     git_rel = NULL;
   }
   dir_ctx root = {disp, "", git_rel ? repo : NULL, git_rel ? git_rel : "", 0};
+  w->root_real = realpath(fs, NULL);
   walk_dir(w, &root);
+  free(w->root_real);
+  w->root_real = NULL;
   free(git_rel);
   git_repository_free(repo);
 }

@@ -249,6 +249,26 @@ static void test_symlinks_inside_walk(void **state) {
   gl_walk_result_free(&r);
 }
 
+/* A link inside the walk that points outside the directory named is not read; named, it is. */
+static void test_symlinks_out_of_the_tree_not_followed(void **state) {
+  (void)state;
+  put("outside.py", "");
+  put("tree/inner.py", "");
+  link_to("../outside.py", "tree/up.py");
+  link_to("/etc/passwd", "tree/passwd.py");
+  link_to("inner.py", "tree/alias.py");       /* inside: listed */
+  gl_walk_result r = walk1("tree", &git_off, GL_OK);
+  assert_files(&r, "tree/alias.py,tree/inner.py");
+  assert_int_equal(r.errors.len, 0);
+  gl_walk_result_free(&r);
+  r = walk1(".", &git_off, GL_OK);             /* from above, ../outside.py is inside */
+  assert_files(&r, "outside.py,tree/alias.py,tree/inner.py,tree/up.py");
+  gl_walk_result_free(&r);
+  r = walk1("tree/up.py", &git_off, GL_OK);    /* named by the user: read */
+  assert_files(&r, "tree/up.py*");
+  gl_walk_result_free(&r);
+}
+
 static void test_explicit_symlinks_followed(void **state) {
   (void)state;
   put("sub/inner.py", "");
@@ -578,6 +598,7 @@ int main(void) {
       T(test_explicit_non_py_file_listed),
       T(test_symlink_loop_terminates),
       T(test_symlinks_inside_walk),
+      T(test_symlinks_out_of_the_tree_not_followed),
       T(test_explicit_symlinks_followed),
       T(test_fifo_inside_walk_skipped),
       T(test_explicit_fifo_and_device_are_errors),
