@@ -91,7 +91,23 @@ static bool ends_with_py(const char *name) {
   return (n >= 3 && strcmp(name + n - 3, ".py") == 0) || (n >= 6 && strcmp(name + n - 6, ".ipynb") == 0);
 }
 
-/* "./a//b/./c/" -> "a/b/c", "." -> "", "/x/" -> "/x", "/" -> "/". The caller frees it. */
+/* True when out[0, o), the path so far, ends in a segment that ".." may cancel: a real directory
+ * (not a symlink, whose ".." is elsewhere) named neither "." nor "..". */
+static bool cancels(char *out, size_t o) {
+  size_t start = o;
+  while (start > 0 && out[start - 1] != '/') start--;
+  if (start == o || (o - start == 2 && out[start] == '.' && out[start + 1] == '.')) return false;
+  char keep = out[o];
+  out[o] = '\0';
+  struct stat st;
+  bool dir = lstat(out, &st) == 0 && S_ISDIR(st.st_mode);
+  out[o] = keep;
+  return dir;
+}
+
+/* "./a//b/./c/" -> "a/b/c", "." -> "", "/x/" -> "/x", "/" -> "/", and "t/../t/a.py" -> "t/a.py"
+ * when t is a directory and not a symlink, so one file is never linted twice under two names.
+ * The caller frees it. */
 static char *normalise(const char *arg) {
   char *out = gl_xmalloc(strlen(arg) + 1);
   size_t o = 0;
@@ -103,6 +119,11 @@ static char *normalise(const char *arg) {
     while (*p && *p != '/') p++;
     size_t len = (size_t)(p - seg);
     if (len == 0 || (len == 1 && seg[0] == '.')) continue;
+    if (len == 2 && seg[0] == '.' && seg[1] == '.' && cancels(out, o)) {
+      while (o > 0 && out[o - 1] != '/') o--;   /* drop the segment */
+      if (o > 1 || (o == 1 && out[0] != '/')) o--;   /* and its '/', but not the root's */
+      continue;
+    }
     if (o && out[o - 1] != '/') out[o++] = '/';
     memcpy(out + o, seg, len);
     o += len;

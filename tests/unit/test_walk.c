@@ -269,6 +269,23 @@ static void test_symlinks_out_of_the_tree_not_followed(void **state) {
   gl_walk_result_free(&r);
 }
 
+/* t/../t/ok.py is t/ok.py when t is a real directory: one file, not two; through a symlink the
+ * ".." is elsewhere, so the path is kept as written. */
+static void test_dotdot_canonicalised(void **state) {
+  (void)state;
+  put("t/ok.py", "");
+  put("real/x.py", "");
+  link_to("real", "lnk");
+  const char *paths[] = {"t/../t/ok.py", "t/ok.py", "./t/./ok.py", "t/sub/../ok.py", "lnk/../t/ok.py"};
+  gl_walk_result r;
+  assert_int_equal(gl_walk(paths, 5, &git_off, &r), GL_EIO);   /* t/sub does not exist */
+  assert_files(&r, "lnk/../t/ok.py*,t/ok.py*");
+  gl_walk_result_free(&r);
+  r = walk1("t/..", &git_off, GL_OK);
+  assert_files(&r, "real/x.py,t/ok.py");
+  gl_walk_result_free(&r);
+}
+
 static void test_explicit_symlinks_followed(void **state) {
   (void)state;
   put("sub/inner.py", "");
@@ -378,8 +395,9 @@ static void test_display_path_normalisation(void **state) {
   const char *paths[] = {"./sub/", "sub//c.py", "./a.py", "sub/./deep/../deep/d.py"};
   gl_walk_result r;
   assert_int_equal(gl_walk(paths, 4, &git_off, &r), GL_OK);
-  /* duplicates merge, keeping explicit_arg; ".." is kept (it may cross a symlink) */
-  assert_files(&r, "a.py*,sub/c.py*,sub/deep/../deep/d.py*,sub/deep/d.py");
+  /* duplicates merge, keeping explicit_arg; "deep/.." cancels (deep is a real directory; through
+   * a symlink it is kept: test_dotdot_canonicalised) */
+  assert_files(&r, "a.py*,sub/c.py*,sub/deep/d.py*");
   gl_walk_result_free(&r);
 
   const char *both[] = {".", "a.py"};
@@ -599,6 +617,7 @@ int main(void) {
       T(test_symlink_loop_terminates),
       T(test_symlinks_inside_walk),
       T(test_symlinks_out_of_the_tree_not_followed),
+      T(test_dotdot_canonicalised),
       T(test_explicit_symlinks_followed),
       T(test_fifo_inside_walk_skipped),
       T(test_explicit_fifo_and_device_are_errors),
