@@ -49,6 +49,7 @@ static bool fence_close(const gl_mdline *l, size_t n) {
 
 static void split_lines(gl_mdfile *md, const gl_rule_file *f) {
   const char *p = f->data, *end = f->data + f->len;
+  if (f->len >= 3 && memcmp(p, "\xEF\xBB\xBF", 3) == 0) p += 3;   /* a UTF-8 BOM: not text */
   while (p < end) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
     size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);

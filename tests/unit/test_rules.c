@@ -204,6 +204,24 @@ static void test_crlf_rule_file(void **state) {
   free(crlf);
 }
 
+static void test_bom_rule_file(void **state) {
+  (void)state;
+  /* A UTF-8 BOM (editors on Windows write one) is not part of the heading, and columns on line 1
+   * do not count it, as in Python sources. */
+  char *bom = gl_xasprintf("\xEF\xBB\xBF%s", rule_md);
+  gl_diag_list errs = {0};
+  int rc;
+  gl_ruleset *set = load_one("p/demo/GPU901.md", bom, &errs, &rc);
+  assert_int_equal(rc, GL_OK);
+  assert_string_equal(set->rules.data[0]->id, "GPU901");
+  gl_vec_free(&errs);
+  gl_rules_free(set);
+  free(bom);
+  char *text = edit(rule_md, "# GPU901", "\xEF\xBB\xBF# GPU902");
+  expect_error("p/demo/GPU901.md", text, 1, 3, "rule id 'GPU902' does not match the file name 'GPU901.md'");
+  free(text);
+}
+
 static void test_check_rule_without_pattern(void **state) {
   (void)state;
   char *a = edit(rule_md, "\"tags\": [\"demo\"],", "\"check\": \"unsynchronized-timer\",");
@@ -835,6 +853,7 @@ int main(void) {
       cmocka_unit_test(test_valid_rule_texts),
       cmocka_unit_test(test_short_desc_keeps_dots_in_code_and_ends_at_paragraph),
       cmocka_unit_test(test_crlf_rule_file),
+      cmocka_unit_test(test_bom_rule_file),
       cmocka_unit_test(test_check_rule_without_pattern),
       cmocka_unit_test(test_bad_json_position),
       cmocka_unit_test(test_missing_field),
