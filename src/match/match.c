@@ -59,6 +59,11 @@ static TSQuery *build_query(const rule_list *all, const TSLanguage *lang, gl_qte
     if (gl_query_is_closed(r->query, strlen(r->query)) || gl_query_check_alone(r, lang, errs))
       gl_vec_push(&closed, r);
   }
+  if (over) {   /* the run cannot load: compiling thousands of patterns would only cost time */
+    gl_qtext_build(qt, NULL, 0);
+    gl_vec_free(&closed);
+    return NULL;
+  }
   uint32_t off = 0;
   TSQueryError type = TSQueryErrorNone;
   TSQuery *q = compile_rules(&closed, lang, qt, &off, &type);

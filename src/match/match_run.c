@@ -56,17 +56,14 @@ static void pcre2_xfree(void *ptr, void *data) {
   free(ptr);
 }
 
-/* Cursor progress callback (and the loops' own test): true once the file's deadline passed. */
-static bool past_deadline(TSQueryCursorState *state) {
-  gl_match_ctx *ctx = state->payload;
+/* True once the file's deadline passed (and from then on, without reading the clock again). */
+static bool out_of_time(gl_match_ctx *ctx) {
   if (!ctx->out_of_time && gl_deadline_passed(&ctx->deadline)) ctx->out_of_time = true;
   return ctx->out_of_time;
 }
 
-static bool out_of_time(gl_match_ctx *ctx) {
-  TSQueryCursorState st = {ctx, 0};
-  return past_deadline(&st);
-}
+/* The cursors' progress callback: cancels a query run past the deadline. */
+static bool past_deadline(TSQueryCursorState *state) { return out_of_time(state->payload); }
 
 gl_match_ctx *gl_match_ctx_new(const gl_matcher *m, uint32_t match_limit, uint32_t budget_ms) {
   gl_match_ctx *ctx = gl_xcalloc(1, sizeof(*ctx));
