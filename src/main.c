@@ -453,17 +453,21 @@ static void close_cache(gl_cache *cache, bool quiet) {
   if (gl_cache_close(cache, &err) && !quiet) warn_cache(&err);
 }
 
-/* `gpulint clean`: removes the project's cache directory and says what it removed. */
+/* `gpulint clean`: removes what gpulint put in the project's cache directory and says what it
+ * removed and what it left. */
 static int cmd_clean(const gl_cli *cli, const gl_config *cfg) {
   char *dir = cache_dir_of(cli, cfg);
-  size_t removed = 0;
-  bool existed = false;
+  gl_cache_cleaned done;
   gl_diag err = {0};
-  int rc = gl_cache_clean(dir, &removed, &existed, &err);
+  int rc = gl_cache_clean(dir, &done, &err);
   char *safe = gl_utf8_safe_text(dir, strlen(dir));
   free(dir);
-  if (rc == 0 && existed)
-    printf("Removed the cache at %s (%zu file%s)\n", safe, removed, removed == 1 ? "" : "s");
+  const char *s = done.removed == 1 ? "" : "s";
+  if (rc == 0 && done.existed && done.kept)
+    printf("Removed %zu cache file%s from %s; kept the folder: it holds %zu entr%s gpulint did not "
+           "create\n", done.removed, s, safe, done.kept, done.kept == 1 ? "y" : "ies");
+  else if (rc == 0 && done.existed)
+    printf("Removed the cache at %s (%zu file%s)\n", safe, done.removed, s);
   else if (rc == 0)
     printf("No cache at %s\n", safe);
   free(safe);

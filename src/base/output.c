@@ -17,13 +17,14 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "base/tempfile.h"
 #include "base/xalloc.h"
 
 enum { TMP_ATTEMPTS = 100, MAX_LINKS = 40 };
 
 /* ---- the temp file a fatal signal removes ------------------------------------------------ */
 
-static char live_tmp[PATH_MAX + 16];   /* the temp file not yet renamed or removed; "" for none */
+static char live_tmp[PATH_MAX + 32];   /* the temp file not yet renamed or removed; "" for none */
 static volatile sig_atomic_t live_set;
 static const int fatal_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
@@ -74,13 +75,27 @@ static void random_suffix(char out[7]) {
   out[6] = '\0';
 }
 
-/* Creates <target>.XXXXXX exclusively, with mode when it is not 0 (the file it replaces);
+/* Removes the temp files of this target that a killed run left beside it (base/tempfile.h). */
+static void remove_stale_temps(const char *target) {
+  const char *slash = strrchr(target, '/');
+  char *dir = slash ? gl_xstrndup(target, slash == target ? 1 : (size_t)(slash - target)) : gl_xstrdup(".");
+  char *prefix = gl_xasprintf("%s" GL_TMP_TAG, slash ? slash + 1 : target);
+  int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    gl_tmp_remove_stale(fd, prefix);
+    close(fd);
+  }
+  free(prefix);
+  free(dir);
+}
+
+/* Creates <target>.gpulint-tmp-XXXXXX exclusively, with mode when it is not 0 (the file it replaces);
  * returns the fd (tmp_path set) or -1 with errno. */
 static int create_temp(gl_output *o, mode_t mode) {
   for (int attempt = 0; attempt < TMP_ATTEMPTS; attempt++) {
     char suffix[7];
     random_suffix(suffix);
-    char *tmp = gl_xasprintf("%s.%s", o->target, suffix);
+    char *tmp = gl_xasprintf("%s" GL_TMP_TAG "%s", o->target, suffix);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, mode ? 0600 : 0644);
     if (fd >= 0) {
       remember_tmp(tmp);
@@ -166,9 +181,10 @@ int gl_output_open(gl_output *o, const char *path) {
     o->dev = (unsigned long long)st.st_dev;
     o->ino = (unsigned long long)st.st_ino;
   }
+  remove_stale_temps(o->target);
   int fd = create_temp(o, exists ? (st.st_mode & 07777) : 0);
   if (fd < 0) {
-    char *pattern = gl_xasprintf("%s.XXXXXX", o->target);
+    char *pattern = gl_xasprintf("%s" GL_TMP_TAG "XXXXXX", o->target);
     int err = errno;
     refuse(o, err, "create temp file", pattern);
     free(pattern);

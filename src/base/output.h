@@ -1,7 +1,8 @@
 /* output.h: writing a report file atomically.
- * Owns: a temp file "<path>.XXXXXX" in the target's directory, created with mode 0644 less the
- *       umask, renamed over the target only after a successful flush and fsync, so a failed or
- *       interrupted run never leaves a truncated report. Path NULL or "-" means stdout.
+ * Owns: a temp file "<path>.gpulint-tmp-XXXXXX" in the target's directory, created with mode
+ *       0644 less the umask, renamed over the target only after a successful flush and fsync, so
+ *       a failed or interrupted run never leaves a truncated report; those a killed run left are
+ *       removed by the next run that writes the same target. Path NULL or "-" means stdout.
  * Not: what is written (report.c and the format writers).
  * Threads: one gl_output belongs to its caller (the main thread). */
 #ifndef GL_OUTPUT_H

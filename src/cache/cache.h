@@ -67,10 +67,12 @@ size_t gl_cache_entry_check(const char *data, size_t len, gl_hash128 content);
 
 typedef struct gl_cache gl_cache;
 
-/* Opens (creating as needed) dir and its run-key folder, writing CACHEDIR.TAG and a .gitignore
- * holding "*" in dir, and marks the run-key folder used now. set is borrowed for the run. Returns
- * NULL with err ("cannot create cache directory DIR: permission denied") when dir cannot be
- * written; the run then goes on without a cache. */
+/* Opens (creating as needed) dir and its run-key folder, and marks the run-key folder used now.
+ * dir is used only when gpulint made it (its CACHEDIR.TAG) or it is empty: then CACHEDIR.TAG
+ * (with the cache format version) and a .gitignore holding "*" are written first. A folder that
+ * holds anything else is someone else's: nothing is written into it. set is borrowed for the run.
+ * Returns NULL with err ("cannot create cache directory DIR: permission denied", "cache directory
+ * DIR is not empty and gpulint did not create it ...") and the run goes on without a cache. */
 gl_cache *gl_cache_open(const char *dir, gl_hash128 run_key, const gl_ruleset *set, gl_diag *err);
 
 /* The content hash of a loaded file: its bytes with what the loader rewrote folded in (a lone CR,
@@ -86,15 +88,25 @@ bool gl_cache_get(const gl_cache *c, const char *path, gl_hash128 content, gl_fi
  * A write error is remembered (the first one) and the run goes on. */
 void gl_cache_put(gl_cache *c, gl_hash128 content, const gl_file_result *r);
 
-/* Closes c: prunes run-key folders beyond the GL_CACHE_KEEP_RUNS most recently used. Returns
+/* Closes c: prunes run-key folders beyond the GL_CACHE_KEEP_RUNS most recently used (only what
+ * gl_cache_clean would remove) and temp files that killed runs left over ten minutes ago. Returns
  * true and fills err with the first write error of the run, if there was one. NULL is fine. */
 bool gl_cache_close(gl_cache *c, gl_diag *err);
 
-/* `gpulint clean`: removes dir when it is a gpulint cache (it holds gpulint's CACHEDIR.TAG):
- * its run-key folders and their entries, then dir. *removed gets the number of files removed.
- * Returns 0 (also when dir does not exist: *removed = 0 and *existed = false), GL_EINVAL when dir
- * is not a gpulint cache ("DIR is not a gpulint cache (no CACHEDIR.TAG): not removed"), GL_EIO
- * when something could not be removed. */
-int gl_cache_clean(const char *dir, size_t *removed, bool *existed, gl_diag *err);
+/* What `gpulint clean` did: whether the folder existed, the files it removed, and the entries it
+ * left because gpulint did not create them (the folder then stays too). */
+typedef struct gl_cache_cleaned {
+  bool existed;
+  size_t removed, kept;
+} gl_cache_cleaned;
+
+/* `gpulint clean`: when dir is a gpulint cache (it holds gpulint's CACHEDIR.TAG), removes what
+ * gpulint's naming scheme produces there: run-key folders of 32 hex digits and, inside them,
+ * entries of 32 hex digits and temp files, regular files only, never following a symlink, never
+ * entering a folder it did not create; then, when nothing else is left, the tag, gpulint's
+ * .gitignore and dir. Returns 0 (also when dir does not exist), GL_EINVAL when dir is not a
+ * gpulint cache ("DIR is not a gpulint cache (no gpulint CACHEDIR.TAG): nothing removed"),
+ * GL_EIO when dir could not be removed. */
+int gl_cache_clean(const char *dir, gl_cache_cleaned *out, gl_diag *err);
 
 #endif

@@ -332,15 +332,15 @@ static void test_directory(void **state) {
   free(r.notes.data[1].message);
   assert_false(gl_cache_close(c, &err));
   /* clean removes the tag, the .gitignore, the run folder and its entry */
-  size_t removed = 0;
-  bool existed = false;
-  assert_int_equal(gl_cache_clean(dir, &removed, &existed, &err), 0);
-  assert_true(existed);
-  assert_int_equal(removed, 3);
+  gl_cache_cleaned done;
+  assert_int_equal(gl_cache_clean(dir, &done, &err), 0);
+  assert_true(done.existed);
+  assert_int_equal(done.removed, 3);
+  assert_int_equal(done.kept, 0);
   assert_int_equal(stat(dir, &st), -1);
-  assert_int_equal(gl_cache_clean(dir, &removed, &existed, &err), 0);
-  assert_false(existed);
-  assert_int_equal(removed, 0);
+  assert_int_equal(gl_cache_clean(dir, &done, &err), 0);
+  assert_false(done.existed);
+  assert_int_equal(done.removed, 0);
   e.len = 0;
   gl_vec_free(&e);
   gl_file_result_free(&r);
@@ -380,9 +380,8 @@ static void test_prune_keeps_recent_runs(void **state) {
     }
   }
   assert_int_equal(kept, GL_CACHE_KEEP_RUNS);
-  size_t removed;
-  bool existed;
-  assert_int_equal(gl_cache_clean(tmp, &removed, &existed, &err), 0);
+  gl_cache_cleaned done;
+  assert_int_equal(gl_cache_clean(tmp, &done, &err), 0);
   gl_rules_free(set);
 }
 
@@ -399,13 +398,21 @@ static void test_open_and_clean_errors(void **state) {
   char want[512];
   snprintf(want, sizeof(want), "cannot create cache directory %s: not a directory", under);
   assert_string_equal(err.msg, want);
-  size_t removed = 9;
-  bool existed;
-  assert_int_equal(gl_cache_clean(tmp, &removed, &existed, &err), GL_EINVAL);
-  snprintf(want, sizeof(want), "%s is not a gpulint cache (no CACHEDIR.TAG): not removed", tmp);
+  gl_cache_cleaned done;
+  assert_int_equal(gl_cache_clean(tmp, &done, &err), GL_EINVAL);
+  snprintf(want, sizeof(want), "%s is not a gpulint cache (no gpulint CACHEDIR.TAG): nothing removed",
+           tmp);
   assert_string_equal(err.msg, want);
-  assert_true(existed);
-  assert_int_equal(removed, 0);
+  assert_true(done.existed);
+  assert_int_equal(done.removed, 0);
+  /* a folder that holds someone else's file is never adopted: no cache, nothing written */
+  assert_null(gl_cache_open(tmp, (gl_hash128){1, 1}, set, &err));
+  snprintf(want, sizeof(want), "cache directory %s is not empty and gpulint did not create it (no "
+           "gpulint CACHEDIR.TAG): nothing is written to it", tmp);
+  assert_string_equal(err.msg, want);
+  char *tag = path_in(tmp, "CACHEDIR.TAG");
+  assert_int_equal(access(tag, F_OK), -1);
+  free(tag);
   struct stat st;
   assert_int_equal(stat(file, &st), 0); /* nothing removed */
   unlink(file);

@@ -84,10 +84,10 @@ static void test_commit_replaces(void **state) {
   gl_output o;
   assert_int_equal(gl_output_open(&o, t->file), 0);
   assert_non_null(o.tmp_path);
-  /* the temp file sits next to the target: "<path>.XXXXXX" */
+  /* the temp file sits next to the target: "<path>.gpulint-tmp-XXXXXX" */
   assert_int_equal(strncmp(o.tmp_path, t->file, strlen(t->file)), 0);
-  assert_int_equal(strlen(o.tmp_path), strlen(t->file) + 7);
-  assert_int_equal(o.tmp_path[strlen(t->file)], '.');
+  assert_int_equal(strlen(o.tmp_path), strlen(t->file) + strlen(".gpulint-tmp-") + 6);
+  assert_int_equal(strncmp(o.tmp_path + strlen(t->file), ".gpulint-tmp-", 13), 0);
   fputs("new", gl_output_stream(&o));
   /* until the commit, the target keeps its old content */
   fflush(gl_output_stream(&o));
@@ -142,7 +142,7 @@ static void test_missing_directory(void **state) {
   assert_int_equal(gl_output_open(&o, path), GL_EIO);
   assert_null(o.fp);
   char want[400];
-  snprintf(want, sizeof want, "cannot create temp file '%s.XXXXXX': no such file or directory", path);
+  snprintf(want, sizeof want, "cannot create temp file '%s.gpulint-tmp-XXXXXX': no such file or directory", path);
   assert_string_equal(o.err.msg, want);
   assert_string_equal(o.err.path, path);
 }

@@ -1,0 +1,3 @@
+import cupy as cp
+for b in bs:
+    y = cp.asnumpy(b)
