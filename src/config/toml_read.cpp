@@ -7,6 +7,9 @@
 #include "config/toml_read.h"
 
 #define TOML_EXCEPTIONS 0
+/* toml++'s debug assertions abort on ordinary typos (`[*x]`, `a = [}]`) where a release build
+ * reports a parse error: every build behaves as the release build does. */
+#define TOML_ASSERT(expr) static_cast<void>(0)
 #include <toml++/toml.h>
 
 #include <algorithm>
@@ -102,9 +105,75 @@ void convert(const toml::table &root, gl_toml_value *dst) {
   }
 }
 
+/* TOML allows no character above U+007F outside strings and comments, and toml++ 3.3 reaches
+ * __builtin_unreachable() (undefined behaviour; a sanitizer trap) classifying some of them as
+ * whitespace (U+00A1..U+0499, U+FB26..U+FEFE). So the first one is reported here, before toml++
+ * sees the text: true with its 1-based line and column (in characters, as toml++ counts). */
+bool non_ascii_outside_strings(const char *data, size_t len, uint32_t *line, uint32_t *col,
+                               uint32_t *cp) {
+  enum { CODE, COMMENT, BASIC, LITERAL, ML_BASIC, ML_LITERAL } st = CODE;
+  uint32_t l = 1, c = 1;
+  for (size_t i = 0; i < len; i++) {
+    const unsigned char b = static_cast<unsigned char>(data[i]);
+    const bool starts_char = (b & 0xC0) != 0x80;
+    if (b == '\n') {
+      l++;
+      c = 1;
+      if (st == COMMENT || st == BASIC || st == LITERAL) st = CODE;
+      continue;
+    }
+    if (st == CODE && b >= 0x80) {
+      *line = l;
+      *col = c;
+      uint32_t v = b, extra = b >= 0xF0 ? 3 : b >= 0xE0 ? 2 : b >= 0xC0 ? 1 : 0;
+      v &= extra == 3 ? 0x07 : extra == 2 ? 0x0F : extra == 1 ? 0x1F : 0x7F;
+      for (uint32_t k = 1; k <= extra && i + k < len; k++)
+        v = v << 6 | (static_cast<unsigned char>(data[i + k]) & 0x3F);
+      *cp = v;
+      return true;
+    }
+    if (starts_char) c++;
+    const bool triple = i + 2 < len && data[i + 1] == data[i] && data[i + 2] == data[i];
+    switch (st) {
+      case CODE:
+        if (b == '#') st = COMMENT;
+        else if (b == '"' || b == '\'') {
+          st = b == '"' ? (triple ? ML_BASIC : BASIC) : (triple ? ML_LITERAL : LITERAL);
+          if (triple) i += 2, c += 2;
+        }
+        break;
+      case BASIC:
+      case ML_BASIC:
+        if (b == '\\' && i + 1 < len && data[i + 1] != '\n') i++, c++;
+        else if (b == '"' && (st == BASIC || triple)) {
+          if (st == ML_BASIC) i += 2, c += 2;
+          st = CODE;
+        }
+        break;
+      case LITERAL:
+      case ML_LITERAL:
+        if (b == '\'' && (st == LITERAL || triple)) {
+          if (st == ML_LITERAL) i += 2, c += 2;
+          st = CODE;
+        }
+        break;
+      case COMMENT:
+        break;
+    }
+  }
+  return false;
+}
+
 }  // namespace
 
 extern "C" gl_toml_value *gl_toml_parse(const char *path, const char *data, size_t len, gl_diag *err) {
+  uint32_t bad_line, bad_col, bad_cp;
+  if (non_ascii_outside_strings(data, len, &bad_line, &bad_col, &bad_cp)) {
+    gl_diag_set(err, path, bad_line, bad_col,
+                "Encountered unexpected character U+%04X (TOML allows non-ASCII characters only in "
+                "strings and comments)", bad_cp);
+    return nullptr;
+  }
   toml::parse_result res = toml::parse(std::string_view(data, len), std::string_view(path ? path : ""));
   if (!res) {
     const toml::parse_error &e = res.error();
