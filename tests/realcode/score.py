@@ -31,6 +31,7 @@ import subprocess
 import sys
 import tarfile
 import io
+import re
 from collections import defaultdict
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -55,11 +56,14 @@ CATEGORY_RULES = {
     "legacy": ["GPU1"],           # a prefix: GPU101 .. GPU120
     "other": [],
 }
+RULE_ID = re.compile(r"GPU[0-9]{3}")
 KINDS = {"training", "rl", "diffusion", "detection", "jax", "warp", "numba", "cupy", "rapids",
          "course", "science", "other"}
 
 
 def rule_in(rule, category):
+    if RULE_ID.fullmatch(category):   # a label for one rule that no category covers (GPU505)
+        return rule == category
     return any(rule.startswith(p) if len(p) < 6 else rule == p for p in CATEGORY_RULES[category])
 
 
@@ -109,7 +113,7 @@ def read_labels(path):
             if len(cols) < 4:
                 raise LabelError(f"{where}: expected path, line, category, verdict, note")
             p, spec, cat, verdict = cols[:4]
-            if cat not in CATEGORY_RULES:
+            if cat not in CATEGORY_RULES and not RULE_ID.fullmatch(cat):
                 raise LabelError(f"{where}: unknown category {cat!r}")
             if verdict not in ("pitfall", "ok"):
                 raise LabelError(f"{where}: verdict must be pitfall or ok, not {verdict!r}")
@@ -220,7 +224,21 @@ def pct(a, b):
     return f"{100.0 * a / b:.0f}%" if b else "-"
 
 
-def report(repos, results, halves, show_unjudged):
+def context_of(tree, f, n):
+    """The n lines either side of a finding in a .py file of the extracted tree, numbered."""
+    if n <= 0 or f.get("cell"):
+        return ""
+    try:
+        with open(os.path.join(tree, f["filename"]), encoding="utf-8", errors="replace") as fh:
+            lines = fh.read().split("\n")
+    except OSError:
+        return ""
+    row = f["location"]["row"]
+    lo, hi = max(1, row - n), min(len(lines), row + n)
+    return "".join(f"      {'>' if i == row else ' '}{i:5} {lines[i - 1]}\n" for i in range(lo, hi + 1))
+
+
+def report(repos, results, halves, show_unjudged, trees=None, context=0):
     summary = {}
     for half in halves:
         rs = [r for r in repos if r["half"] == half]
@@ -258,6 +276,8 @@ def report(repos, results, halves, show_unjudged):
                 for rule, verdict, f, _ in results[r["repo"]]:
                     if verdict == "unjudged":
                         print(f"  {r['file']}  {where_of(f)}  {rule}  {f['message'][:110]}")
+                        if context:
+                            print(context_of(trees[r["repo"]], f, context), end="")
             print(f"\n[{half}] false positives:")
             for r in rs:
                 for rule, verdict, f, lab in results[r["repo"]]:
@@ -281,6 +301,8 @@ def main():
     ap.add_argument("--repo", action="append", help="only these owner/name (repeatable)")
     ap.add_argument("--unjudged", action="store_true",
                     help="list unjudged findings, false positives and missed pitfalls")
+    ap.add_argument("--context", type=int, default=0,
+                    help="with --unjudged: print N lines of code either side of each finding")
     ap.add_argument("--mirror", default="/work/.mirror")
     ap.add_argument("--work", default=os.path.join(os.environ.get("TMPDIR", "/tmp"),
                                                    "gpulint-realcode"))
@@ -306,14 +328,15 @@ def main():
         repos = [r for r in repos if r["repo"] in a.repo]
     halves = ["tune", "held"] if a.half == "both" else [a.half]
     repos = [r for r in repos if r["half"] in halves]
-    results = {}
+    results, trees = {}, {}
     for r in repos:
         try:
             tree = extract(r, a.mirror, a.work)
         except LabelError as e:
             sys.exit(f"score.py: {e}")
+        trees[r["repo"]] = tree
         results[r["repo"]] = score_repo(r, run_gpulint(binary, tree, r["scope"], a.extra))
-    summary = report(repos, results, halves, a.unjudged)
+    summary = report(repos, results, halves, a.unjudged, trees, a.context)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(summary, f, indent=1, sort_keys=True)
