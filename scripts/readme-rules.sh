@@ -12,9 +12,16 @@ import json, sys, re
 rules = json.load(sys.stdin)
 rows = ["| id | name | pack | level | precision | default | what it finds |",
         "| --- | --- | --- | --- | --- | --- | --- |"]
+def precision(r):
+    m = r.get("measured")
+    return r["precision"] if not m else "%s: %d of %d right" % (r["precision"], m["right"], m["judged"])
+def default(r):
+    if r["enabled"]:
+        return "on"
+    return "off (precision gate)" if "precision" in r.get("why_off", "") else "off"
 for r in rules:
     rows.append("| %s | `%s` | %s | %s | %s | %s | %s |" % (r["id"], r["name"], r["pack"], r["level"],
-                r["precision"], "on" if r["enabled"] else "off", r["summary"].replace("|", "\\|")))
+                precision(r), default(r), r["summary"].replace("|", "\\|")))
 table = "\n".join(rows)
 text = open("README.md").read()
 new = re.sub(r"(<!-- rules:begin -->\n).*?(<!-- rules:end -->)", lambda m: m.group(1) + table + "\n" + m.group(2), text, flags=re.S)

@@ -28,7 +28,7 @@ typedef struct meta_ctx {
   int nerr;
 } meta_ctx;
 
-typedef enum { K_STRING, K_BOOL, K_STRINGS, K_OBJECT } key_kind;
+typedef enum { K_STRING, K_BOOL, K_STRINGS, K_OBJECT, K_PRECISION } key_kind;
 
 typedef struct key_spec {
   const char *key;
@@ -38,7 +38,7 @@ typedef struct key_spec {
 
 static const key_spec rule_keys[] = {
     {"severity", K_STRING, true},  /* error / warning / note */
-    {"precision", K_STRING, true}, /* very-high / high / medium / low */
+    {"precision", K_PRECISION, true}, /* very-high / high / medium / low, or a measured figure */
     {"message", K_STRING, true},   /* template with {capture} placeholders */
     {"tags", K_STRINGS, false},
     {"check", K_STRING, false},    /* built-in check instead of a query */
@@ -172,10 +172,12 @@ static void check_keys(meta_ctx *c, const cJSON *root, const key_spec *specs, si
     }
     seen[i] = true;
     bool ok = specs[i].kind == K_STRING   ? cJSON_IsString(it)
+              : specs[i].kind == K_PRECISION ? cJSON_IsString(it) || cJSON_IsObject(it)
               : specs[i].kind == K_BOOL   ? cJSON_IsBool(it)
               : specs[i].kind == K_OBJECT ? cJSON_IsObject(it)
                                           : is_string_array(it, specs[i].required);
     const char *want = specs[i].kind == K_STRING ? "a string"
+                       : specs[i].kind == K_PRECISION ? "a string or an object"
                        : specs[i].kind == K_BOOL ? "true or false"
                        : specs[i].kind == K_OBJECT ? "an object"
                        : specs[i].required       ? "a non-empty array of non-empty strings"
@@ -207,6 +209,63 @@ static void meta_open(meta_ctx *c, const gl_mdfile *md, const gl_mdblock *b, gl_
   c->len = strlen(c->text);
 }
 
+/* --- a measured precision ------------------------------------------------------------------- */
+
+/* The category a measured precision earns (SARIF's "precision" property); very-high needs 20
+ * judged findings at least, since a handful of right ones says little. */
+static const char *precision_category(double p, uint32_t judged) {
+  if (p >= 0.95 && judged >= 20) return "very-high";
+  return p >= GL_PRECISION_GATE ? "high" : p >= 0.6 ? "medium" : "low";
+}
+
+static bool is_count(const cJSON *v) {
+  return cJSON_IsNumber(v) && v->valuedouble >= 0 && v->valuedouble <= 1e9 &&
+         v->valuedouble == (double)(uint32_t)v->valuedouble;
+}
+
+static bool is_date(const char *s) {
+  static const char shape[] = "dddd-dd-dd";
+  if (strlen(s) != sizeof(shape) - 1) return false;
+  for (size_t i = 0; shape[i]; i++)
+    if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != shape[i]) return false;
+  return true;
+}
+
+/* "precision": {"measured": 0.62, "right": 13, "judged": 21, "date": "2026-12-06"}: every finding
+ * of the rule on the corpus's held-back half judged by reading (tests/realcode). The category is
+ * derived from the figure, which must be right / judged. */
+static void measured_precision(meta_ctx *c, const cJSON *o, gl_rule *r) {
+  static const char *const keys[] = {"measured", "right", "judged", "date"};
+  const cJSON *v[4] = {NULL, NULL, NULL, NULL};
+  size_t at = value_offset(c, "precision");
+  for (const cJSON *it = o->child; it; it = it->next) {
+    size_t k = 0;
+    while (k < 4 && strcmp(keys[k], it->string) != 0) k++;
+    if (k == 4 || v[k]) {
+      err_at(c, at, "%s key '%s' in 'precision'", k == 4 ? "unknown" : "duplicate", it->string);
+      return;
+    }
+    v[k] = it;
+  }
+  if (!cJSON_IsNumber(v[0]) || !(v[0]->valuedouble >= 0 && v[0]->valuedouble <= 1) ||
+      !is_count(v[1]) || !is_count(v[2]) || !cJSON_IsString(v[3]) || !is_date(v[3]->valuestring)) {
+    err_at(c, at, "'precision' must be a category or {\"measured\": 0..1, \"right\": N, "
+                  "\"judged\": N, \"date\": \"YYYY-MM-DD\"}");
+    return;
+  }
+  uint32_t right = (uint32_t)v[1]->valuedouble, judged = (uint32_t)v[2]->valuedouble;
+  if (judged == 0 || right > judged || fabs(v[0]->valuedouble - (double)right / judged) > 0.005) {
+    err_at(c, at, "'precision': measured %.3g is not right / judged (%u / %u)", v[0]->valuedouble,
+           right, judged);
+    return;
+  }
+  r->measured.precision = v[0]->valuedouble;
+  r->measured.right = right;
+  r->measured.judged = judged;
+  snprintf(r->measured.date, sizeof(r->measured.date), "%s", v[3]->valuestring);
+  r->precision = gl_xstrdup(precision_category(r->measured.precision, judged));
+}
+
 static void rule_values(meta_ctx *c, const cJSON **f, gl_rule *r) {
   if (f[0]) {
     int level = gl_level_parse(f[0]->valuestring);
@@ -215,7 +274,9 @@ static void rule_values(meta_ctx *c, const cJSON **f, gl_rule *r) {
     else
       r->level = (gl_level)level;
   }
-  if (f[1]) {
+  if (f[1] && cJSON_IsObject(f[1])) {
+    measured_precision(c, f[1], r);
+  } else if (f[1]) {
     size_t i = 0;
     while (i < 4 && strcmp(precisions[i], f[1]->valuestring) != 0) i++;
     if (i == 4)
@@ -233,6 +294,8 @@ static void rule_values(meta_ctx *c, const cJSON **f, gl_rule *r) {
   else if (f[4])
     r->check = gl_xstrdup(f[4]->valuestring);
   r->default_on = f[5] ? cJSON_IsTrue(f[5]) : true;
+  /* the precision gate: a rule measured below it is off unless selected */
+  if (r->measured.judged && r->measured.precision < GL_PRECISION_GATE) r->default_on = false;
 }
 
 /* --- the evidence binding --------------------------------------------------------------------- */

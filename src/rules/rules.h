@@ -69,12 +69,24 @@ typedef struct gl_rule_option {
   char *origin;          /* owned: where values came from ("gpulint.toml:4:1"), NULL = default */
 } gl_rule_option;
 
+/* A rule whose measured precision is below this is off unless selected (issue 44). */
+#define GL_PRECISION_GATE 0.85
+
+/* A precision measured by judging every finding of the rule on the held-back half of
+ * tests/realcode; judged == 0 when the rule file states only a category. */
+typedef struct gl_rule_measured {
+  double precision;      /* right / judged */
+  uint32_t right, judged;
+  char date[11];         /* "2026-12-06" */
+} gl_rule_measured;
+
 typedef struct gl_rule {
   char *id;              /* "GPU101" */
   char *name;            /* "warp-sim-removed" */
   const gl_pack *pack;   /* borrowed from the ruleset */
   gl_level level;        /* default level from "severity" */
-  char *precision;       /* "very-high" / "high" / "medium" / "low" */
+  char *precision;       /* "very-high" / "high" / "medium" / "low" (derived when measured) */
+  gl_rule_measured measured;
   char **tags; size_t ntags;
   char *message;         /* template; {capture} placeholders name captures of the query */
   char *short_desc;      /* first sentence of "What it does" */

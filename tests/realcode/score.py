@@ -20,6 +20,8 @@ Usage:
   score.py --gpulint build/gpulint         score (text tables on stdout)
   score.py ... --half held --unjudged      also list unjudged findings and missed pitfalls
   score.py ... --json out.json             the figures as JSON too
+  score.py ... --record 2026-12-06         write each rule's measured precision on the held-back
+                                           half into its rule file (every finding must be judged)
 Snapshots: --mirror DIR (default /work/.mirror) holds <owner>+<name>/repo bare git directories;
 extracted trees are cached under --work DIR (default $TMPDIR/gpulint-realcode).
 """
@@ -293,6 +295,38 @@ def report(repos, results, halves, show_unjudged, trees=None, context=0):
     return summary
 
 
+PRECISION_VALUE = re.compile(r'"precision":\s*("[a-z-]+"|\{[^{}]*\})')
+
+
+def record_precision(per_rule, date):
+    """Writes "precision": {"measured", "right", "judged", "date"} into the json block of each
+    rule with judged findings on the held-back half (rules/<pack>/<ID>.md). A rule with unjudged
+    findings is not recorded: its figure would not be a measurement."""
+    rules_dir = os.path.join(HERE, "..", "..", "rules")
+    paths = {}
+    for pack in os.listdir(rules_dir):
+        d = os.path.join(rules_dir, pack)
+        if os.path.isdir(d):
+            for f in os.listdir(d):
+                if RULE_ID.fullmatch(f[:-3]) and f.endswith(".md"):
+                    paths[f[:-3]] = os.path.join(d, f)
+    for rule, c in sorted(per_rule.items()):
+        judged = c["TP"] + c["FP"]
+        if c["unjudged"] or not judged or rule not in paths:
+            print(f"record: {rule} not recorded ({c['unjudged']} unjudged, {judged} judged)")
+            continue
+        with open(paths[rule], encoding="utf-8") as fh:
+            text = fh.read()
+        value = (f'{{"measured": {c["TP"] / judged:.3f}, "right": {c["TP"]}, "judged": {judged}, '
+                 f'"date": "{date}"}}')
+        new, n = PRECISION_VALUE.subn('"precision": ' + value.replace("\\", "\\\\"), text, count=1)
+        if n != 1:
+            sys.exit(f"score.py: no \"precision\" field in {paths[rule]}")
+        with open(paths[rule], "w", encoding="utf-8") as fh:
+            fh.write(new)
+        print(f"record: {rule} precision {c['TP']}/{judged} = {c['TP'] / judged:.2f}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--gpulint", help="the gpulint binary to score")
@@ -307,6 +341,8 @@ def main():
     ap.add_argument("--work", default=os.path.join(os.environ.get("TMPDIR", "/tmp"),
                                                    "gpulint-realcode"))
     ap.add_argument("--json", help="write the figures to this file")
+    ap.add_argument("--record", metavar="DATE",
+                    help="write the held-back half's per-rule precision into the rule files")
     ap.add_argument("extra", nargs="*", help="more gpulint arguments, after --")
     a = ap.parse_args()
     try:
@@ -337,6 +373,10 @@ def main():
         trees[r["repo"]] = tree
         results[r["repo"]] = score_repo(r, run_gpulint(binary, tree, r["scope"], a.extra))
     summary = report(repos, results, halves, a.unjudged, trees, a.context)
+    if a.record:
+        if "held" not in summary:
+            sys.exit("score.py: --record measures the held-back half: use --half held or both")
+        record_precision(summary["held"]["rules"], a.record)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(summary, f, indent=1, sort_keys=True)

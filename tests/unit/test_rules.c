@@ -282,6 +282,73 @@ static void test_unknown_severity_and_types(void **state) {
                     "\n  [\"severity\"]", 5, 3, "metadata must be a json object");
 }
 
+/* --- a measured precision and the gate ------------------------------------------------------ */
+
+static const gl_rule *load_measured(const char *precision, gl_ruleset **set) {
+  char *value = gl_xasprintf("%s", precision);
+  char *text = edit(rule_md, "\"high\"", value);
+  gl_diag_list errs = {0};
+  int rc;
+  *set = load_one("p/demo/GPU901.md", text, &errs, &rc);
+  assert_int_equal(rc, GL_OK);
+  assert_int_equal(errs.len, 0);
+  gl_vec_free(&errs);
+  free(text);
+  free(value);
+  return (*set)->rules.data[0];
+}
+
+static void test_measured_precision(void **state) {
+  (void)state;
+  gl_ruleset *set;
+  /* below the gate: the category follows the figure and the rule is off unless selected */
+  const gl_rule *r = load_measured("{\"measured\": 0.429, \"right\": 3, \"judged\": 7, "
+                                   "\"date\": \"2026-12-06\"}", &set);
+  assert_string_equal(r->precision, "low");
+  assert_int_equal(r->measured.right, 3);
+  assert_int_equal(r->measured.judged, 7);
+  assert_string_equal(r->measured.date, "2026-12-06");
+  assert_false(r->default_on);
+  assert_false(r->enabled);
+  const char *on[] = {"GPU901"};
+  gl_diag err = {0};
+  assert_int_equal(gl_rules_select(set, NULL, 0, on, 1, NULL, 0, &err), GL_OK);
+  assert_true(r->enabled); /* selected by the user: on */
+  gl_rules_free(set);
+  /* at the gate: on; very-high needs 20 judged findings */
+  r = load_measured("{\"measured\": 1.0, \"right\": 2, \"judged\": 2, \"date\": \"2026-12-06\"}", &set);
+  assert_string_equal(r->precision, "high");
+  assert_true(r->default_on);
+  gl_rules_free(set);
+  r = load_measured("{\"measured\": 0.96, \"right\": 24, \"judged\": 25, \"date\": \"2026-12-06\"}", &set);
+  assert_string_equal(r->precision, "very-high");
+  gl_rules_free(set);
+  r = load_measured("{\"measured\": 0.85, \"right\": 17, \"judged\": 20, \"date\": \"2026-12-06\"}", &set);
+  assert_string_equal(r->precision, "high");
+  assert_true(r->default_on);
+  gl_rules_free(set);
+}
+
+static void test_measured_precision_errors(void **state) {
+  (void)state;
+  const char *shape = "'precision' must be a category or {\"measured\": 0..1, \"right\": N, "
+                      "\"judged\": N, \"date\": \"YYYY-MM-DD\"}";
+  expect_edit_error(&demo, "\"high\"", "{\"measured\": 0.5, \"right\": 1, \"judged\": 2}", 4, 38, shape);
+  expect_edit_error(&demo, "\"high\"",
+                    "{\"measured\": 1.5, \"right\": 1, \"judged\": 2, \"date\": \"2026-12-06\"}", 4, 38,
+                    shape);
+  expect_edit_error(&demo, "\"high\"",
+                    "{\"measured\": 0.5, \"right\": 1, \"judged\": 2, \"date\": \"6 Dec\"}", 4, 38, shape);
+  expect_edit_error(&demo, "\"high\"",
+                    "{\"measured\": 0.9, \"right\": 1, \"judged\": 2, \"date\": \"2026-12-06\"}", 4, 38,
+                    "'precision': measured 0.9 is not right / judged (1 / 2)");
+  expect_edit_error(&demo, "\"high\"",
+                    "{\"measured\": 0.5, \"right\": 1, \"judged\": 2, \"date\": \"2026-12-06\", "
+                    "\"by\": 1}", 4, 38, "unknown key 'by' in 'precision'");
+  expect_edit_error(&demo, "\"high\"", "3", 4, 38,
+                    "metadata field 'precision' must be a string or an object");
+}
+
 /* --- heading and structure errors --------------------------------------------------------- */
 
 static void test_wrong_id_and_name(void **state) {
@@ -859,6 +926,8 @@ int main(void) {
       cmocka_unit_test(test_missing_field),
       cmocka_unit_test(test_unknown_key),
       cmocka_unit_test(test_unknown_severity_and_types),
+      cmocka_unit_test(test_measured_precision),
+      cmocka_unit_test(test_measured_precision_errors),
       cmocka_unit_test(test_wrong_id_and_name),
       cmocka_unit_test(test_prefix_mismatch),
       cmocka_unit_test(test_json_must_follow_heading),
