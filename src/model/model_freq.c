@@ -377,6 +377,17 @@ static bool mentions(const gl_model *m, TSNode n, const char *s, size_t len) {
   return false;
 }
 
+/* True when statement s holds a call of an environment's step whose arguments mention name. */
+static bool passes_to_env_step(const gl_model *m, TSNode s, const char *name, size_t len) {
+  uint32_t i = gl_model__index_of(m, s);
+  if (i == GL_MODEL__NONE) return false;
+  for (uint32_t j = i; j < m->ends[i]; j++)
+    if (m->nodes.data[j].kind == GL_K_CALL && is_env_step(m, m->nodes.data[j].node) &&
+        mentions(m, ts_node_child_by_field_id(m->nodes.data[j].node, m->f.arguments), name, len))
+      return true;
+  return false;
+}
+
 bool gl_model_needed_transfer(const gl_model *m, TSNode node) {
   if (!m || ts_node_is_null(node)) return false;
   TSNode e = carrier(m, node);
@@ -391,15 +402,26 @@ bool gl_model_needed_transfer(const gl_model *m, TSNode node) {
   if (strcmp(ts_node_type(target), "identifier") != 0) return false;
   size_t len;
   const char *name = gl_model__text(m, target, &len);
-  /* a later statement of the same block passes the name to an environment's step */
-  TSNode stmt = gl_model_parent_of(m, p);   /* expression_statement */
-  for (TSNode s = ts_node_next_named_sibling(stmt); !ts_node_is_null(s); s = ts_node_next_named_sibling(s)) {
-    uint32_t i = gl_model__index_of(m, s);
-    if (i == GL_MODEL__NONE) continue;
-    for (uint32_t j = i; j < m->ends[i]; j++)
-      if (m->nodes.data[j].kind == GL_K_CALL && is_env_step(m, m->nodes.data[j].node) &&
-          mentions(m, ts_node_child_by_field_id(m->nodes.data[j].node, m->f.arguments), name, len))
-        return true;
+  /* a later statement of the same block passes the name to an environment's step, or of a block
+   * around it up to the innermost loop or def: `if explore: a = sample() else: a = q.argmax()
+   * .cpu().numpy()` then `envs.step(a)` after the `if` */
+  for (TSNode stmt = gl_model_parent_of(m, p); !ts_node_is_null(stmt);) {
+    for (TSNode s = ts_node_next_named_sibling(stmt); !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
+      if (passes_to_env_step(m, s, name, len)) return true;
+    TSNode block = gl_model_parent_of(m, stmt);
+    TSNode owner = ts_node_is_null(block) ? block : gl_model_parent_of(m, block);
+    /* else / elif / except / finally clauses hang under their statement */
+    while (!ts_node_is_null(owner) && (!strcmp(ts_node_type(owner), "else_clause") ||
+                                       !strcmp(ts_node_type(owner), "elif_clause") ||
+                                       !strcmp(ts_node_type(owner), "except_clause") ||
+                                       !strcmp(ts_node_type(owner), "finally_clause")))
+      owner = gl_model_parent_of(m, owner);
+    if (ts_node_is_null(owner) || strcmp(ts_node_type(block), "block") != 0) break;
+    const char *t = ts_node_type(owner);
+    if (strcmp(t, "if_statement") != 0 && strcmp(t, "try_statement") != 0 &&
+        strcmp(t, "with_statement") != 0)
+      break; /* the loop's body (or a def's) is the outermost block searched */
+    stmt = owner;
   }
   return false;
 }
