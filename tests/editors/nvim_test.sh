@@ -29,8 +29,9 @@ cp "$root"/tests/editors/fixtures/*.py "$work"/
 printf 'import cupy as cp\nx = float(cp.zeros(1).sum())\n' > "$work/notes.txt"
 # A project: gpulint runs at its root, so .gitignore and the default excludes (build/) apply.
 git -C "$work" init -q
-# GPU501 (levels.py) is below the precision gate, off unless selected: this project selects it.
-printf '[tool.gpulint]\nextend-select = ["GPU501"]\n' > "$work/pyproject.toml"
+# GPU201 (unicode.py) and GPU501 (levels.py) are below the precision gate, off unless selected:
+# this project selects them.
+printf '[tool.gpulint]\nextend-select = ["GPU201", "GPU501"]\n' > "$work/pyproject.toml"
 printf 'ignored.py\n' > "$work/.gitignore"
 mkdir -p "$work/build"
 cp "$work/unicode.py" "$work/ignored.py"
