@@ -15,13 +15,17 @@
 #include <unistd.h>
 
 
-static void out_of_memory(size_t size) {
+void gl_xalloc_fail(void) {
   /* write(2) rather than stdio: stdio may itself need memory. */
   static const char msg[] = "gpulint: out of memory\n";
   ssize_t ignored = write(2, msg, sizeof(msg) - 1);
   (void)ignored;
-  (void)size;
   _exit(2);
+}
+
+static void out_of_memory(size_t size) {
+  (void)size;
+  gl_xalloc_fail();
 }
 
 void *gl_xmalloc(size_t size) {

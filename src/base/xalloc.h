@@ -11,6 +11,10 @@
 void *gl_xmalloc(size_t size);
 void *gl_xcalloc(size_t count, size_t size);
 void *gl_xrealloc(void *ptr, size_t size);
+/* What every failed allocation does: "gpulint: out of memory" on stderr and exit status 2. For
+ * libraries that report a failed allocation as an error code (PCRE2) rather than through the
+ * functions above. */
+void gl_xalloc_fail(void) __attribute__((noreturn));
 /* gl_xstrdup(NULL) returns NULL. The caller owns the copy and frees it with free(). */
 char *gl_xstrdup(const char *s);
 /* Copies len bytes and a terminating NUL. */

@@ -180,6 +180,7 @@ static bool compile_regex(const site *s, size_t k, gl_pred *p) {
     literal_prefix(p);
     return true;
   }
+  if (code == PCRE2_ERROR_HEAP_FAILED) gl_xalloc_fail(); /* out of memory, not a bad regex */
   PCRE2_UCHAR msg[256];
   if (pcre2_get_error_message(code, msg, sizeof(msg)) < 0) strcpy((char *)msg, "unknown error");
   uint32_t pred_off, lit, line, col;
