@@ -282,26 +282,10 @@ static char *entry_path(const gl_cache *c, const char *path) {
   return join(c->run_dir, name);
 }
 
-/* Reads a whole entry file (at most MAX_ENTRY_BYTES); NULL when missing or unreadable. */
+/* Reads a whole entry file (at most MAX_ENTRY_BYTES, a regular file, no symlink followed); NULL
+ * when missing or unreadable. */
 static char *read_entry(const char *path, size_t *len) {
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-  if (fd < 0) return NULL;
-  struct stat st;
-  char *data = NULL;
-  if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-      st.st_size <= MAX_ENTRY_BYTES) {
-    data = gl_xmalloc((size_t)st.st_size);
-    size_t off = 0;
-    while (off < (size_t)st.st_size) {
-      ssize_t n = read(fd, data + off, (size_t)st.st_size - off);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) break;
-      off += (size_t)n;
-    }
-    *len = off;
-  }
-  close(fd);
-  return data;
+  return read_small_at(AT_FDCWD, path, (size_t)MAX_ENTRY_BYTES, len);
 }
 
 bool gl_cache_get(const gl_cache *c, const char *path, gl_hash128 content, gl_file_result *out) {
