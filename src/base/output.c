@@ -75,10 +75,16 @@ static void random_suffix(char out[7]) {
   out[6] = '\0';
 }
 
+/* The folder path is in ("." for a bare name, "/" for a file at the root), heap-allocated. */
+static char *parent_dir(const char *path) {
+  const char *slash = strrchr(path, '/');
+  return slash ? gl_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : gl_xstrdup(".");
+}
+
 /* Removes the temp files of this target that a killed run left beside it (base/tempfile.h). */
 static void remove_stale_temps(const char *target) {
   const char *slash = strrchr(target, '/');
-  char *dir = slash ? gl_xstrndup(target, slash == target ? 1 : (size_t)(slash - target)) : gl_xstrdup(".");
+  char *dir = parent_dir(target);
   char *prefix = gl_xasprintf("%s" GL_TMP_TAG, slash ? slash + 1 : target);
   int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd >= 0) {
@@ -221,8 +227,7 @@ static void finish(gl_output *o) {
 
 /* Best effort: makes the rename itself durable. */
 static void sync_parent_dir(const char *path) {
-  const char *slash = strrchr(path, '/');
-  char *dir = slash ? gl_xstrndup(path, slash == path ? 1 : (size_t)(slash - path)) : gl_xstrdup(".");
+  char *dir = parent_dir(path);
   int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd >= 0) {
     (void)fsync(fd);
