@@ -7,8 +7,10 @@
  *       `use_gpu=False` parameter, a try / except ImportError around the import of a whole GPU
  *       package; not cp.get_array_module, which generic code calls in GPU-only scripts too) and of
  *       an availability check (getDeviceCount, is_available, CUDARuntimeError) in one pass.
- * Not: other files of the package (a guard or a fallback elsewhere is not seen), torch and jax
- *      (they install and import without a GPU).
+ * Not: a file whose module-level code uses a GPU package outside any if / try / def (a benchmark
+ *      whose gpu=False only picks the CPU baseline: the file needs the GPU either way), other
+ *      files of the package (a guard or a fallback elsewhere is not seen), torch and jax (they
+ *      install and import without a GPU).
  * Threads: no state; reads the borrowed tree, source and model of one file. */
 #include "checks/checks_int.h"
 
@@ -194,6 +196,42 @@ static void look(gstate *st, TSNode n) {
   if (!ts_node_is_null(claim) && ts_node_is_null(st->claim)) st->claim = claim;
 }
 
+/* Whether the module-level statement stmt (not a def, class, if or try: their bodies may not
+ * run) names a GPU package: `df = cudf.read_csv(p)`, `print(gd.__version__)`. Then the file needs
+ * the GPU whatever its switches say. Attribute and keyword names are not uses (`x.cuda()`). */
+static bool uses_gpu_unconditionally(const gstate *st, TSNode stmt) {
+  char q[QCAP];
+  bool used = false;
+  gl_check__walk w;
+  gl_check__walk_init(&w, st->ctx->model, stmt);
+  TSNode n;
+  while (!used && gl_check__walk_next(&w, &n)) {
+    if (GL_IS(n, lambda)) {
+      gl_check__walk_skip(&w);
+    } else if (GL_IS(n, identifier)) {
+      const char *field = gl_check__walk_field(&w);
+      bool name_only = field && (strcmp(field, "attribute") == 0 || strcmp(field, "name") == 0);
+      used = !name_only && resolve(st, n, q) && gpu_module(q);
+    }
+  }
+  gl_check__walk_free(&w);
+  return used;
+}
+
+static bool file_needs_gpu(const gstate *st, TSNode root) {
+  uint32_t count = ts_node_named_child_count(root);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode k = ts_node_named_child(root, i);
+    if (GL_IS(k, import_statement) || GL_IS(k, import_from_statement) ||
+        GL_IS(k, function_definition) || GL_IS(k, class_definition) ||
+        GL_IS(k, decorated_definition) || gl_parse_type_is(k, "if_statement") ||
+        GL_IS(k, try_statement))
+      continue;
+    if (uses_gpu_unconditionally(st, k)) return true;
+  }
+  return false;
+}
+
 static void report(const gstate *st, TSNode imp, const char *name) {
   char what[96], line[48], msg[640];
   gl_check__text(st->ctx->src, st->claim, what, sizeof what);
@@ -210,7 +248,8 @@ static void report(const gstate *st, TSNode imp, const char *name) {
 /* A GPU library imported at module level outside any try / if, in a file that shows a CPU
  * path (`cp if gpu else np`, a scope binding numpy in one place and a GPU package in another,
  * a gpu=False parameter, a try / except ImportError around another GPU import; not
- * cp.get_array_module alone) and checks nowhere for a GPU. */
+ * cp.get_array_module alone), checks nowhere for a GPU and does not use a GPU package at module
+ * level anyway. */
 void gl_check_no_gpu_availability_guard(const gl_check_ctx *ctx) {
   if (!ctx->model) return;
   gstate st = {.ctx = ctx};
@@ -223,8 +262,8 @@ void gl_check_no_gpu_availability_guard(const gl_check_ctx *ctx) {
   }
   gl_check__walk_free(&s);
   gl_vec_free(&st.mods);
-  if (st.guarded || ts_node_is_null(st.claim)) return;
   TSNode root = ts_tree_root_node(ctx->tree);
+  if (st.guarded || ts_node_is_null(st.claim) || file_needs_gpu(&st, root)) return;
   uint32_t count = ts_node_named_child_count(root);
   for (uint32_t i = 0; i < count; i++) {
     TSNode imp = ts_node_named_child(root, i);
