@@ -9,6 +9,8 @@
 
 #include <string.h>
 
+#include "notebook/notebook.h"
+
 typedef enum shape {
   SHAPE_CAPTURE_STRING_OR_CAPTURE,   /* @a "s" | @a @b */
   SHAPE_CAPTURE_REGEX,               /* @a "regex" */
@@ -42,6 +44,7 @@ static const pred_def pred_table[] = {
     {"builtin?", GL_PRED_BUILTIN, false, SHAPE_CAPTURE_STRINGS},
     {"local-call?", GL_PRED_LOCAL_CALL, false, SHAPE_CAPTURE},
     {"untimed?", GL_PRED_UNTIMED, false, SHAPE_CAPTURE},
+    {"repeated?", GL_PRED_REPEATED, false, SHAPE_CAPTURE},
 };
 
 static const char *const shape_text[] = {
@@ -375,6 +378,20 @@ static bool has_type(const gl_pred *p, uint16_t type) {
 }
 
 /* The test of p on one node of its capture, before negation. */
+/* True when n lies in the statement or cell a `%timeit` / `%%timeit` runs (many times). */
+static bool in_timeit(const gl_source *src, TSNode n) {
+  const gl_notebook *nb = src ? src->notebook : NULL;
+  if (!nb) return false;
+  uint32_t at = ts_node_start_byte(n);
+  for (size_t i = 0; i < nb->magics.len; i++) {
+    const gl_nb_magic *g = &nb->magics.data[i];
+    if ((g->kind == GL_NB_LINE_MAGIC || g->kind == GL_NB_CELL_MAGIC) && at >= g->end &&
+        at < g->body_end && strcmp(g->name, "timeit") == 0)
+      return true;
+  }
+  return false;
+}
+
 static bool test_node(const gl_pred *p, TSNode n, const TSQueryMatch *m, gl_pred_env *env) {
   uint32_t len;
   const char *text;
@@ -419,6 +436,10 @@ static bool test_node(const gl_pred *p, TSNode n, const TSQueryMatch *m, gl_pred
       return env->model && gl_model_local_call(env->model, n);
     case GL_PRED_UNTIMED:
       return env->model && !gl_model_timed(env->model, n);
+    case GL_PRED_REPEATED:
+      return env->model &&
+             ((gl_model_hot(env->model, n) && !gl_model_needed_transfer(env->model, n)) ||
+              gl_model_timed(env->model, n) || in_timeit(env->src, n));
     case GL_PRED_BUILTIN:
       if (!env->model || !gl_model_is_builtin(env->model, n)) return false;
       text = node_text(env, n, &len);

@@ -163,6 +163,7 @@ gl_model *gl_model_build(const gl_source *src, const TSTree *tree, const gl_libm
   m->ends = subtree_ends(m);
   if (lm) gl_model__prov(m);
   if (lm) gl_model__calls_finish(m);
+  gl_model__timing_finish(m);
   m->qual_known = lm != NULL;
   return m;
 }
@@ -325,6 +326,7 @@ void gl_model_free(gl_model *m) {
   gl_model__names_free(&m->names);
   gl_model__loops_free(&m->loops);
   gl_vec_free(&m->calls);
+  gl_vec_free(&m->timing_blocks);
   free(m->slots);
   free(m->ends);
   free(m->kinds);

@@ -436,49 +436,47 @@ static bool times(const gl_model *m, uint32_t j) {
   return callee_ends(m, j, events, 2);
 }
 
-/* True when statement c reads a clock in its own code: a simple statement anywhere in it, a
- * `with` in its items; the bodies of compound statements are blocks of their own. */
-static bool statement_times(const gl_model *m, uint32_t c) {
-  uint8_t k = m->nodes.data[c].kind;
-  if (k == GL_K_WITH_STATEMENT) {
-    for (uint32_t j = c + 1; j < m->ends[c]; j++) {
-      if (m->nodes.data[j].kind == GL_K_BLOCK) j = m->ends[j] - 1;
-      else if (times(m, j)) return true;
+/* Records the blocks (and the module) that have a statement of their own reading a clock: a
+ * simple statement anywhere in it (not inside a lambda), or a `with` in its items; the bodies of
+ * compound statements are blocks of their own. One pass over the file's nodes at build time, so
+ * that gl_model_timed is a lookup: a generated file asks it for thousands of nodes. */
+void gl_model__timing_finish(gl_model *m) {
+  for (uint32_t j = 0; j < m->nodes.len; j++) {
+    if (!times(m, j)) continue;
+    m->times_anywhere = true;
+    uint32_t c = j, p = m->nodes.data[j].parent;
+    bool in_lambda = m->nodes.data[j].kind == GL_K_LAMBDA;
+    while (p != GL_MODEL__NONE && m->nodes.data[p].kind != GL_K_BLOCK &&
+           m->nodes.data[p].parent != GL_MODEL__NONE) {
+      c = p;
+      p = m->nodes.data[p].parent;
+      in_lambda |= m->nodes.data[c].kind == GL_K_LAMBDA;
     }
-    return false;
+    uint8_t k = m->nodes.data[c].kind;
+    if (p == GL_MODEL__NONE || in_lambda ||
+        (k != GL_K_EXPRESSION_STATEMENT && k != GL_K_RETURN_STATEMENT && k != GL_K_WITH_STATEMENT))
+      continue;
+    if (!m->timing_blocks.len || m->timing_blocks.data[m->timing_blocks.len - 1] != p)
+      gl_vec_push(&m->timing_blocks, p);
   }
-  if (k != GL_K_EXPRESSION_STATEMENT && k != GL_K_RETURN_STATEMENT) return false;
-  for (uint32_t j = c; j < m->ends[c]; j++) {
-    uint8_t kj = m->nodes.data[j].kind;
-    if (kj == GL_K_LAMBDA) j = m->ends[j] - 1;
-    else if (times(m, j)) return true;
-  }
-  return false;
 }
 
-/* True when a statement of block b (a block, or 0: the module) reads a clock itself. */
+/* True when a statement of block b (a block, or the module) reads a clock itself. */
 static bool block_times(const gl_model *m, uint32_t b) {
-  for (uint32_t c = b + 1; c < m->ends[b]; c = m->ends[c])
-    if (statement_times(m, c)) return true;
-  return false;
-}
-
-/* True when some statement of the file reads a clock. */
-static bool file_times(const gl_model *m) {
-  for (uint32_t j = 0; j < m->nodes.len; j++)
-    if (times(m, j)) return true;
+  for (size_t k = 0; k < m->timing_blocks.len; k++)
+    if (m->timing_blocks.data[k] == b) return true;
   return false;
 }
 
 bool gl_model_timed(const gl_model *m, TSNode node) {
-  uint32_t i = m ? gl_model__index_of(m, node) : GL_MODEL__NONE;
+  if (!m || !m->times_anywhere) return false;
+  uint32_t i = gl_model__index_of(m, node);
   if (i == GL_MODEL__NONE) return false;
   for (uint32_t p = m->nodes.data[i].parent; p != GL_MODEL__NONE; p = m->nodes.data[p].parent) {
     uint8_t k = m->nodes.data[p].kind;
     if (k == GL_K_FUNCTION_DEFINITION || k == GL_K_LAMBDA || k == GL_K_CLASS_DEFINITION)
       /* hot only through its def: the loop that calls it, and may time each call, is elsewhere */
-      return k == GL_K_FUNCTION_DEFINITION && !(m->nodes.data[i].flags & GL_REC_IN_LOOP) &&
-             file_times(m);
+      return k == GL_K_FUNCTION_DEFINITION && !(m->nodes.data[i].flags & GL_REC_IN_LOOP);
     if ((k == GL_K_BLOCK || m->nodes.data[p].parent == GL_MODEL__NONE) && block_times(m, p))
       return true;
   }

@@ -287,6 +287,9 @@ struct gl_model {
   gl_vec(gl_model__call) calls;     /* sorted by call, one per call (gl_model__calls_finish) */
   bool qual_known;             /* the provenance pass has run: GL_VAL_QUAL is final */
   bool captures_loop;          /* the file captures a loop into a CUDA graph (model_freq.c) */
+  bool times_anywhere;         /* some call of the file reads a clock (gl_model__timing_finish) */
+  gl_vec(uint32_t) timing_blocks;   /* blocks (or the module) with a statement of their own
+                                       that reads a clock (a block may repeat) */
 };
 
 /* The kind of n; GL_K_NONE for a null node too (an absent field). */
@@ -320,6 +323,10 @@ bool gl_model__loop_invariant(const gl_model *m, uint32_t i);
 void gl_model__loops_free(gl_model__loops *l);
 
 /* ---- frequency (model_freq.c) ---------------------------------------------------------------- */
+
+/* After the provenance pass: finds the blocks that read a clock (m->timing_blocks), so
+ * gl_model_timed is a lookup. */
+void gl_model__timing_finish(gl_model *m);
 
 /* After the provenance pass: sorts m->calls, fills their gpu_work and gpu_loop, and marks GL_REC_HOT_DEF on
  * every def some call runs per iteration (to a fixed point: a hot def's calls make their defs
