@@ -45,6 +45,7 @@ static const pred_def pred_table[] = {
     {"local-call?", GL_PRED_LOCAL_CALL, false, SHAPE_CAPTURE},
     {"untimed?", GL_PRED_UNTIMED, false, SHAPE_CAPTURE},
     {"repeated?", GL_PRED_REPEATED, false, SHAPE_CAPTURE},
+    {"not-collected?", GL_PRED_COLLECTED, true, SHAPE_CAPTURE},
 };
 
 static const char *const shape_text[] = {
@@ -436,6 +437,8 @@ static bool test_node(const gl_pred *p, TSNode n, const TSQueryMatch *m, gl_pred
       return env->model && gl_model_local_call(env->model, n);
     case GL_PRED_UNTIMED:
       return env->model && !gl_model_timed(env->model, n);
+    case GL_PRED_COLLECTED:
+      return env->model && gl_model_collected(env->model, n);
     case GL_PRED_REPEATED:
       return env->model &&
              ((gl_model_hot(env->model, n) && !gl_model_needed_transfer(env->model, n)) ||

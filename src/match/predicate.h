@@ -43,6 +43,8 @@ typedef enum gl_pred_kind {
   GL_PRED_BUILTIN,          /* #builtin? @fn "print" ...: a builtin (unbound) name among these */
   GL_PRED_LOCAL_CALL,       /* #local-call? @call: a call of a def of this file, summary applied */
   GL_PRED_UNTIMED,          /* #untimed? @n: n is in no timing region (gl_model_timed) */
+  GL_PRED_COLLECTED,         /* #not-collected? @n: n is not a value a loop collects
+                               (gl_model_collected: a comprehension's element, an append) */
   GL_PRED_REPEATED,         /* #repeated? @n: n runs many times or under a clock: in a loop (as
                                #in-loop?), in a timing region, or in what %timeit runs */
 } gl_pred_kind;

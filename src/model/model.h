@@ -136,6 +136,11 @@ bool gl_model_local_call(const gl_model *m, TSNode node);
  * builtin name is invariant. False otherwise and without models. */
 bool gl_model_loop_invariant(const gl_model *m, TSNode node);
 
+/* True when node is the value a loop collects, one per iteration: the element of a list / set
+ * comprehension or generator expression, or the one argument of `.append(...)`. Such work
+ * cannot be hoisted out of the loop: each iteration keeps its own result. */
+bool gl_model_collected(const gl_model *m, TSNode node);
+
 /* The file's comments in source order. */
 const gl_comment *gl_model_comments(const gl_model *m, size_t *count);
 

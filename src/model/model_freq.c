@@ -8,7 +8,8 @@
  *       has such a loop counts as one), and hot defs: a def called on every iteration of a hot
  *       loop runs its body per iteration, as if it were written there (m->calls); whether the
  *       blocks around a node read a clock (gl_model_timed: a timing region); whether the file
- *       captures a loop into a CUDA graph (a replay of one is then an inner loop).
+ *       captures a loop into a CUDA graph (a replay of one is then an inner loop); values a
+ *       loop collects (gl_model_collected: each iteration keeps its own).
  * Not: what the loop rebinds (model_loop.c), provenance (model_prov.c).
  * Threads: pure queries over a built model. */
 #include "model/model_int.h"
@@ -481,4 +482,26 @@ bool gl_model_timed(const gl_model *m, TSNode node) {
       return true;
   }
   return false;
+}
+
+/* The element a comprehension builds (`[f(x) for ...]`, also parenthesized), or the one argument
+ * of an `.append(...)`: each iteration keeps its own result. */
+bool gl_model_collected(const gl_model *m, TSNode node) {
+  uint32_t i = m ? gl_model__index_of(m, node) : GL_MODEL__NONE;
+  if (i == GL_MODEL__NONE) return false;
+  uint32_t p = m->nodes.data[i].parent;
+  while (p != GL_MODEL__NONE && m->nodes.data[p].kind == GL_K_PARENTHESIZED_EXPRESSION) {
+    i = p;
+    p = m->nodes.data[p].parent;
+  }
+  if (p == GL_MODEL__NONE) return false;
+  uint8_t k = m->nodes.data[p].kind;
+  if (k == GL_K_LIST_COMPREHENSION || k == GL_K_SET_COMPREHENSION ||
+      k == GL_K_GENERATOR_EXPRESSION)
+    return m->nodes.data[i].field == m->f.body;
+  if (k != GL_K_ARGUMENT_LIST || ts_node_named_child_count(m->nodes.data[p].node) != 1) return false;
+  uint32_t call = m->nodes.data[p].parent;
+  static const char *const append[] = {".append"};
+  return call != GL_MODEL__NONE && m->nodes.data[call].kind == GL_K_CALL &&
+         callee_ends(m, call, append, 1);
 }
