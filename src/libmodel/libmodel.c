@@ -74,6 +74,13 @@ void gl_libmodels_free(gl_libmodels *lm) {
   for (size_t i = 0; i < lm->libraries.len; i++) free(lm->libraries.data[i]);
   for (size_t i = 0; i < lm->triggers.len; i++) free(lm->triggers.data[i]);
   gl_vec_free(&lm->triggers);
+  for (size_t i = 0; i < lm->device_arrays.len; i++) {
+    free(lm->device_arrays.data[i].library);
+    free(lm->device_arrays.data[i].type);
+  }
+  gl_vec_free(&lm->device_arrays);
+  for (size_t i = 0; i < lm->gpu_only.len; i++) free(lm->gpu_only.data[i]);
+  gl_vec_free(&lm->gpu_only);
   gl_vec_free(&lm->entries);
   gl_vec_free(&lm->types);
   gl_vec_free(&lm->files);
@@ -86,6 +93,25 @@ size_t gl_libmodels_count(const gl_libmodels *lm) { return lm ? lm->files.len : 
 const char *const *gl_libmodels_triggers(const gl_libmodels *lm, size_t *count) {
   *count = lm ? lm->triggers.len : 0;
   return lm ? (const char *const *)lm->triggers.data : NULL;
+}
+
+size_t gl_libmodels_device_array_count(const gl_libmodels *lm) {
+  return lm ? lm->device_arrays.len : 0;
+}
+
+const char *gl_libmodels_device_array(const gl_libmodels *lm, size_t i, const char **library) {
+  *library = lm->device_arrays.data[i].library;
+  return lm->device_arrays.data[i].type;
+}
+
+int gl_libmodels_gpu_only(const gl_libmodels *lm, const char *q) {
+  if (!lm) return 0;
+  for (size_t i = 0; i < lm->gpu_only.len; i++) {
+    const char *m = lm->gpu_only.data[i];
+    size_t n = strlen(m);
+    if (strncmp(q, m, n) == 0 && (q[n] == '\0' || q[n] == '.')) return q[n] == '\0' ? 2 : 1;
+  }
+  return 0;
 }
 
 /* ---- hash maps ------------------------------------------------------------------------------ */

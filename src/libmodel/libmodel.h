@@ -117,5 +117,13 @@ gl_prov gl_libmodels_type_prov(const gl_libmodels *lm, uint16_t type);
 size_t gl_libmodels_count(const gl_libmodels *lm);   /* number of model files */
 /* The "triggers" words of every model file (the prefilter adds them to the packs' words). */
 const char *const *gl_libmodels_triggers(const gl_libmodels *lm, size_t *count);
+/* The i-th "device-array" (i < gl_libmodels_device_array_count): the type name of the device
+ * data a library makes ("cupy.ndarray"), and in *library the library ("cupy"). */
+size_t gl_libmodels_device_array_count(const gl_libmodels *lm);
+const char *gl_libmodels_device_array(const gl_libmodels *lm, size_t i, const char **library);
+/* 2 when the dotted module name q is one a model lists in "gpu-only-modules" (a package that
+ * cannot be installed or imported without CUDA: "cudf", "numba.cuda"), 1 when q lies inside one
+ * ("cupy.cuda.runtime"), 0 otherwise. */
+int gl_libmodels_gpu_only(const gl_libmodels *lm, const char *q);
 
 #endif

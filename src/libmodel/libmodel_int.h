@@ -69,12 +69,20 @@ typedef struct gl_lm__group {
   uint32_t start, count;
 } gl_lm__group;
 
+/* A model file's "device-array": the type of device data its library makes. */
+typedef struct gl_lm__device_array {
+  char *library;   /* owned */
+  char *type;      /* owned */
+} gl_lm__device_array;
+
 struct gl_libmodels {
   gl_vec(char *) files;       /* paths, owned */
   gl_vec(char *) libraries;   /* library name of each file, owned */
   gl_vec(gl_lm__entry) entries;
   gl_vec(gl_lm__type) types;  /* id = index */
   gl_vec(char *) triggers;    /* prefilter words of every model file, owned */
+  gl_vec(gl_lm__device_array) device_arrays;   /* of the files that name one */
+  gl_vec(char *) gpu_only;    /* "gpu-only-modules" of every model file, owned */
   /* Built by gl_libmodels_freeze; cleared by gl_libmodels_add. */
   bool frozen;
   int freeze_rc;              /* what gl_libmodels_freeze returned */

@@ -423,7 +423,8 @@ static void read_types(jctx *c, const cJSON *obj, size_t off) {
 
 static bool is_root_key(const char *k) {
   return strcmp(k, "library") == 0 || strcmp(k, "description") == 0 || strcmp(k, "functions") == 0 ||
-         strcmp(k, "types") == 0 || strcmp(k, "triggers") == 0;
+         strcmp(k, "types") == 0 || strcmp(k, "triggers") == 0 || strcmp(k, "device-array") == 0 ||
+         strcmp(k, "gpu-only-modules") == 0;
 }
 
 /* "rules/models/cupy.json" -> "cupy" (length in *n). */
@@ -484,6 +485,28 @@ static void read_triggers(jctx *c, const cJSON *arr, size_t off) {
   for (const cJSON *e = arr->child; e; e = e->next) gl_vec_push(&c->lm->triggers, gl_xstrdup(e->valuestring));
 }
 
+/* "device-array": the dotted type name of the device data the library makes. */
+static void read_device_array(jctx *c, const cJSON *v, size_t off) {
+  if (!cJSON_IsString(v) || dotted_kind(v->valuestring, false) != GL_LM_FUNCTION) {
+    err(c, off, "'device-array' must be a dotted type name");
+    return;
+  }
+  gl_lm__device_array d = {gl_xstrdup(c->lm->libraries.data[c->file]), gl_xstrdup(v->valuestring)};
+  gl_vec_push(&c->lm->device_arrays, d);
+}
+
+/* "gpu-only-modules": dotted module names that cannot be installed or imported without CUDA. */
+static void read_gpu_only(jctx *c, const cJSON *arr, size_t off) {
+  bool ok = cJSON_IsArray(arr);
+  for (const cJSON *e = ok ? arr->child : NULL; e && ok; e = e->next)
+    ok = cJSON_IsString(e) && dotted_kind(e->valuestring, false) == GL_LM_FUNCTION;
+  if (!ok) {
+    err(c, off, "'gpu-only-modules' must be an array of dotted module names");
+    return;
+  }
+  for (const cJSON *e = arr->child; e; e = e->next) gl_vec_push(&c->lm->gpu_only, gl_xstrdup(e->valuestring));
+}
+
 /* First pass: keys, and the library; second pass: the contents. False to drop the file. */
 static bool read_root(jctx *c, const cJSON *root, size_t off) {
   if (!cJSON_IsObject(root)) {
@@ -497,7 +520,10 @@ static bool read_root(jctx *c, const cJSON *root, size_t off) {
     cur_step(c, root, it, off, &m);
     if (repeat_reported(c, root, it, &m)) continue;
     if (!is_root_key(it->string))
-      err(c, m.key, "unknown key '%s' (expected library, description, triggers, functions or types)", it->string);
+      err(c, m.key,
+          "unknown key '%s' (expected library, description, triggers, device-array, "
+          "gpu-only-modules, functions or types)",
+          it->string);
     if (strcmp(it->string, "library") == 0) lib = it, lib_off = m.val;
   }
   if (!check_library(c, lib, lib_off, off)) return false;
@@ -507,6 +533,8 @@ static bool read_root(jctx *c, const cJSON *root, size_t off) {
     if (strcmp(it->string, "description") == 0 && !cJSON_IsString(it))
       err(c, m.val, "'description' must be a string");
     if (strcmp(it->string, "triggers") == 0) read_triggers(c, it, m.val);
+    if (strcmp(it->string, "device-array") == 0) read_device_array(c, it, m.val);
+    if (strcmp(it->string, "gpu-only-modules") == 0) read_gpu_only(c, it, m.val);
     if (strcmp(it->string, "functions") == 0) read_functions(c, it, m.val);
     if (strcmp(it->string, "types") == 0) read_types(c, it, m.val);
   }

@@ -312,6 +312,8 @@ bool gl_model_loop_invariant(const gl_model *m, TSNode node) {
   return r && gl_model__loop_invariant(m, (uint32_t)(r - m->nodes.data));
 }
 
+const gl_libmodels *gl_model_libmodels(const gl_model *m) { return m ? m->lm : NULL; }
+
 const gl_comment *gl_model_comments(const gl_model *m, size_t *count) {
   *count = m->comments.len;
   return m->comments.data;

@@ -141,6 +141,9 @@ bool gl_model_loop_invariant(const gl_model *m, TSNode node);
  * cannot be hoisted out of the loop: each iteration keeps its own result. */
 bool gl_model_collected(const gl_model *m, TSNode node);
 
+/* The library models the model was built with (NULL: none). */
+const gl_libmodels *gl_model_libmodels(const gl_model *m);
+
 /* The file's comments in source order. */
 const gl_comment *gl_model_comments(const gl_model *m, size_t *count);
 

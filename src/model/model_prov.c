@@ -537,19 +537,18 @@ static void module_again(gl_prov_pass *pp) {
   walk(pp, 0);
 }
 
-/* pp->dev_type: the array type of the one device framework the file imports. cuDF counts as
- * one (its frames are typed cudf.DataFrame, whose d2h methods a Series shares): in a file that
- * imports CuPy and cuDF, device data of unknown type (a cuML prediction, which mirrors its
- * input) may be either, so it stays untyped. */
+/* pp->dev_type: the array type of the one device framework the file imports (the models'
+ * "device-array": torch, CuPy, JAX, Warp, cuDF). In a file that imports two, say CuPy and cuDF,
+ * device data of unknown type (a cuML prediction, which mirrors its input) may be either, so it
+ * stays untyped. */
 static uint16_t device_type_of_file(const gl_prov_pass *pp) {
-  static const char *const fw[][2] = {
-      {"torch", "torch.Tensor"}, {"cupy", "cupy.ndarray"}, {"jax", "jax.Array"},
-      {"warp", "warp.array"}, {"cudf", "cudf.DataFrame"}};
   const char *type = NULL;
-  for (size_t i = 0; i < sizeof(fw) / sizeof(fw[0]); i++) {
-    if (!gl_model_imports(pp->m, fw[i][0])) continue;
+  for (size_t i = 0; i < gl_libmodels_device_array_count(pp->lm); i++) {
+    const char *library;
+    const char *t = gl_libmodels_device_array(pp->lm, i, &library);
+    if (!gl_model_imports(pp->m, library)) continue;
     if (type) return GL_TYPE_NONE;
-    type = fw[i][1];
+    type = t;
   }
   return type ? gl_libmodels_type_id(pp->lm, type, strlen(type)) : GL_TYPE_NONE;
 }

@@ -27,7 +27,7 @@ static const char *const model_files[][2] = {
      "   '*': {'result': 'host', 'type': 'numpy.ndarray'}},"
      "  'operators': {'type': 'numpy.ndarray'}}}}"},
     {"m/models/cupy.json",
-     "{'library': 'cupy', 'functions': {"
+     "{'library': 'cupy', 'device-array': 'cupy.ndarray', 'functions': {"
      " 'cupy.zeros': {'roles': ['alloc', 'gpu-work', 'device-returning'], 'result': 'device',"
      "                'type': 'cupy.ndarray'},"
      " 'cupy.ones': {'roles': ['alloc', 'device-returning'], 'result': 'device', 'type': 'cupy.ndarray'},"
@@ -50,7 +50,7 @@ static const char *const model_files[][2] = {
      "   'operators': {'roles': ['gpu-work'], 'result': 'receiver', 'type': 'cupy.ndarray'}},"
      "  'cupy.cuda.Stream': {'methods': {'synchronize': {'roles': ['sync']}}}}}"},
     {"m/models/torch.json",
-     "{'library': 'torch', 'functions': {"
+     "{'library': 'torch', 'device-array': 'torch.Tensor', 'functions': {"
      " 'torch.zeros': {'result': 'device-kwarg', 'type': 'torch.Tensor'},"
      " 'torch.tensor': {'roles': ['h2d'], 'when': 'result-device', 'result': 'device-kwarg',"
      "                  'type': 'torch.Tensor'},"

@@ -289,7 +289,7 @@ static void test_bad_json(void **state) {
 static void test_unknown_keys(void **state) {
   (void)state;
   expect_one(" \"description\"", " \"descripton\"", 2, 2,
-             "unknown key 'descripton' (expected library, description, triggers, functions or types)");
+             "unknown key 'descripton' (expected library, description, triggers, device-array, gpu-only-modules, functions or types)");
   expect_one("\"roles\": [\"timer\"]", "\"role\": [\"timer\"]", 12, 25,
              "unknown key 'role' (expected roles, when, result, type, decorates or any-receiver)");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"host\", \"method\": {}}", 22, 39,
@@ -322,11 +322,40 @@ static void test_triggers(void **state) {
              "'triggers' must be an array of words");
 }
 
+/* "device-array" and "gpu-only-modules" are read with their library; bad values are errors. */
+static void test_device_array_and_gpu_only(void **state) {
+  (void)state;
+  char *text = edit(demo_json, " \"functions\": {\n",
+                    " \"device-array\": \"demo.ndarray\",\n \"gpu-only-modules\": [\"demo\", \"numbax.cuda\"],\n"
+                    " \"functions\": {\n");
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_libmodels_add(lm, "m/models/demo.json", text, strlen(text), &errs), GL_OK);
+  assert_int_equal(gl_libmodels_device_array_count(lm), 1);
+  const char *library = NULL;
+  assert_string_equal(gl_libmodels_device_array(lm, 0, &library), "demo.ndarray");
+  assert_string_equal(library, "demo");
+  assert_int_equal(gl_libmodels_gpu_only(lm, "demo"), 2);
+  assert_int_equal(gl_libmodels_gpu_only(lm, "demo.cuda.runtime"), 1);
+  assert_int_equal(gl_libmodels_gpu_only(lm, "demonstration"), 0);
+  assert_int_equal(gl_libmodels_gpu_only(lm, "numbax"), 0);
+  assert_int_equal(gl_libmodels_gpu_only(lm, "numbax.cuda"), 2);
+  assert_int_equal(gl_libmodels_gpu_only(NULL, "demo"), 0);
+  free(text);
+  gl_libmodels_free(lm);
+  gl_vec_free(&errs);
+  assert_int_equal(gl_libmodels_device_array_count(NULL), 0);
+  expect_one(" \"functions\": {\n", " \"device-array\": 3,\n \"functions\": {\n", 3, 18,
+             "'device-array' must be a dotted type name");
+  expect_one(" \"functions\": {\n", " \"gpu-only-modules\": [\"a b\"],\n \"functions\": {\n", 3, 22,
+             "'gpu-only-modules' must be an array of dotted module names");
+}
+
 /* Errors after escaped quotes, braces and brackets inside strings still land on the right byte. */
 static void test_positions_after_strings(void **state) {
   (void)state;
   expect_one("everything\",\n", "everything\", \"x\": 1,\n", 2, 55,
-             "unknown key 'x' (expected library, description, triggers, functions or types)");
+             "unknown key 'x' (expected library, description, triggers, device-array, gpu-only-modules, functions or types)");
   expect_one("\"demo.random.seed\": {}", "\"demo.random.seed\": {\"type\": \"a{b\"}", 7, 32,
              "invalid type name 'a{b' (expected a dotted name)");
 }
@@ -732,6 +761,7 @@ int main(void) {
       cmocka_unit_test(test_type_defined_in_a_later_file),
       cmocka_unit_test(test_duplicates_across_files),
       cmocka_unit_test(test_duplicate_library),
+      cmocka_unit_test(test_device_array_and_gpu_only),
       cmocka_unit_test(test_ruleset_feeds_models_folders_only),
       cmocka_unit_test(test_ruleset_model_errors),
       cmocka_unit_test(test_rules_dir_models),

@@ -40,25 +40,19 @@ typedef struct gstate {
   uint32_t scope;
 } gstate;
 
-/* Packages that need an NVIDIA GPU (or at least CUDA) to be installed and imported. */
-static const char *const gpu_mods[] = {"cupy", "cupyx", "cudf", "cuml", "cugraph", "cuvs",
-                                       "pylibraft", "raft_dask", "cucim", "kvikio", "rmm",
-                                       "nx_cugraph", "dask_cudf", "warp", "cuspatial", NULL};
-
-static bool gpu_module(const char *q) {
-  for (const char *const *m = gpu_mods; *m; m++) {
-    size_t n = strlen(*m);
-    if (strncmp(q, *m, n) == 0 && (q[n] == '\0' || q[n] == '.')) return true;
-  }
-  return strcmp(q, "numba.cuda") == 0 || strncmp(q, "numba.cuda.", 11) == 0;
+/* A package that needs CUDA to be installed and imported (the models' "gpu-only-modules"), or a
+ * module inside one. */
+static bool gpu_module(const gstate *st, const char *q) {
+  return gl_libmodels_gpu_only(gl_model_libmodels(st->ctx->model), q) > 0;
 }
 
 static bool resolve(const gstate *st, TSNode n, char *q) {
   return !ts_node_is_null(n) && gl_model_resolve(st->ctx->model, n, q, QCAP);
 }
 
-static bool gpu_root(const char *q) {
-  return gpu_module(q) && (strchr(q, '.') == NULL || strcmp(q, "numba.cuda") == 0);
+/* A whole GPU-only package (`cupy`, `numba.cuda`), not a module inside one. */
+static bool gpu_root(const gstate *st, const char *q) {
+  return gl_libmodels_gpu_only(gl_model_libmodels(st->ctx->model), q) == 2;
 }
 
 /* The first GPU module an import statement names (its dotted_name node: `import cupy as cp`,
@@ -71,7 +65,7 @@ static TSNode gpu_import(const gstate *st, TSNode imp, bool roots) {
     TSNode k = ts_node_named_child(imp, i);
     if (GL_IS(k, aliased_import)) k = gl_parse_child(k, "name", 4);
     if (!gl_parse_type_is(k, "dotted_name") || !resolve(st, k, q)) continue;
-    if (roots ? gpu_root(q) : gpu_module(q)) return k;
+    if (roots ? gpu_root(st, q) : gpu_module(st, q)) return k;
   }
   return (TSNode){0};
 }
@@ -114,7 +108,7 @@ static int module_value(const gstate *st, TSNode v) {
   char q[QCAP];
   if (!GL_IS(v, identifier) && !GL_IS(v, attribute)) return 0;
   if (!resolve(st, v, q)) return 0;
-  return strcmp(q, "numpy") == 0 ? MOD_NUMPY : gpu_root(q) ? MOD_GPU : 0;
+  return strcmp(q, "numpy") == 0 ? MOD_NUMPY : gpu_root(st, q) ? MOD_GPU : 0;
 }
 
 /* The MOD_* bits of an expression: a module, or the branches of `cp if gpu else np` (nested
@@ -211,7 +205,7 @@ static bool uses_gpu_unconditionally(const gstate *st, TSNode stmt) {
     } else if (GL_IS(n, identifier)) {
       const char *field = gl_check__walk_field(&w);
       bool name_only = field && (strcmp(field, "attribute") == 0 || strcmp(field, "name") == 0);
-      used = !name_only && resolve(st, n, q) && gpu_module(q);
+      used = !name_only && resolve(st, n, q) && gpu_module(st, q);
     }
   }
   gl_check__walk_free(&w);
