@@ -65,6 +65,11 @@ typedef enum gl_result {
 
 #define GL_TYPE_NONE UINT16_MAX
 
+/* What a timer function reads: the wall clock (it runs on while the device works) or the
+ * process's CPU time (it stops while the host waits); GL_CLOCK_NONE when the model does not say
+ * (time.clock_gettime takes the clock as an argument). */
+typedef enum gl_clock { GL_CLOCK_NONE, GL_CLOCK_WALL, GL_CLOCK_CPU } gl_clock;
+
 typedef struct gl_api_entry {
   uint32_t roles;            /* GL_ROLE_* bits */
   uint8_t when;              /* gl_when, for the data roles */
@@ -74,6 +79,7 @@ typedef struct gl_api_entry {
                                 class: the type given to the derived class; or NONE */
   bool any_receiver;         /* a method that also applies to a receiver of unknown type in a
                                 file importing the type's library (`batch.cuda()`) */
+  uint8_t clock;             /* gl_clock: what a `timer` reads ("clock": "wall" or "cpu") */
 } gl_api_entry;
 
 typedef struct gl_libmodels gl_libmodels;

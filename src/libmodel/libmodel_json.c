@@ -275,6 +275,11 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
     read_ref(c, it, off, "type", &e->type);
   } else if (strcmp(it->string, "decorates") == 0) {
     read_ref(c, it, off, "decorates", &e->decorates);
+  } else if (strcmp(it->string, "clock") == 0) {
+    static const char *const clock_names[] = {"", "wall", "cpu"};
+    v = read_enum(c, it, off, "clock", clock_names + 1, COUNT(clock_names) - 1, "wall or cpu");
+    if (v >= 0) e->api.clock = (uint8_t)(v + 1);
+    if (v >= 0 && e->kind != GL_LM_FUNCTION) err(c, off, "'clock' applies to functions only");
   } else if (strcmp(it->string, "any-receiver") == 0) {
     if (!cJSON_IsBool(it)) err(c, off, "'any-receiver' must be true or false");
     else if (e->kind != GL_LM_METHOD) err(c, off, "'any-receiver' applies to methods only");
@@ -283,7 +288,8 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
 }
 
 static bool is_entry_key(const char *k) {
-  static const char *const keys[] = {"roles", "when", "result", "type", "decorates", "any-receiver"};
+  static const char *const keys[] = {"roles", "when", "result", "type", "decorates", "clock",
+                                     "any-receiver"};
   for (size_t i = 0; i < COUNT(keys); i++)
     if (strcmp(k, keys[i]) == 0) return true;
   return false;
@@ -305,7 +311,8 @@ static uint32_t read_entry(jctx *c, const cJSON *v, const jcur *at, uint8_t kind
     cur_step(c, v, it, at->val, &m);
     if (repeat_reported(c, v, it, &m)) continue;
     if (!is_entry_key(it->string)) {
-      err(c, m.key, "unknown key '%s' (expected roles, when, result, type, decorates or any-receiver)",
+      err(c, m.key,
+          "unknown key '%s' (expected roles, when, result, type, decorates, clock or any-receiver)",
           it->string);
       continue;
     }

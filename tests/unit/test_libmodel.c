@@ -291,7 +291,7 @@ static void test_unknown_keys(void **state) {
   expect_one(" \"description\"", " \"descripton\"", 2, 2,
              "unknown key 'descripton' (expected library, description, triggers, device-array, gpu-only-modules, functions or types)");
   expect_one("\"roles\": [\"timer\"]", "\"role\": [\"timer\"]", 12, 25,
-             "unknown key 'role' (expected roles, when, result, type, decorates or any-receiver)");
+             "unknown key 'role' (expected roles, when, result, type, decorates, clock or any-receiver)");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"host\", \"method\": {}}", 22, 39,
              "unknown key 'method' (expected provenance, methods, attributes, subscript, operators or call)");
   expect_one("\"result\": \"device-spec\"", "\"result\": \"device-spec\", \"result\": \"host\"", 10, 44,
@@ -349,6 +349,28 @@ static void test_device_array_and_gpu_only(void **state) {
              "'device-array' must be a dotted type name");
   expect_one(" \"functions\": {\n", " \"gpu-only-modules\": [\"a b\"],\n \"functions\": {\n", 3, 22,
              "'gpu-only-modules' must be an array of dotted module names");
+}
+
+/* "clock" says which clock a timer reads; only functions have one. */
+static void test_clock(void **state) {
+  (void)state;
+  char *text = edit(demo_json, "{\"roles\": [\"timer\"]}", "{\"roles\": [\"timer\"], \"clock\": \"cpu\"}");
+  gl_libmodels *lm = gl_libmodels_new();
+  gl_diag_list errs = {0};
+  assert_int_equal(gl_libmodels_add(lm, "m/models/demo.json", text, strlen(text), &errs), GL_OK);
+  assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_OK);
+  const gl_api_entry *e = gl_libmodels_function_exact(lm, "time.perf_counter", 17);
+  assert_non_null(e);
+  assert_int_equal(e->clock, GL_CLOCK_CPU);
+  e = gl_libmodels_function_exact(lm, "demo.asnumpy", 12);
+  assert_int_equal(e->clock, GL_CLOCK_NONE);
+  free(text);
+  gl_libmodels_free(lm);
+  gl_vec_free(&errs);
+  expect_one("{\"roles\": [\"timer\"]}", "{\"roles\": [\"timer\"], \"clock\": \"gpu\"}", 12, 54,
+             "unknown clock 'gpu' (expected wall or cpu)");
+  expect_one("\"to\": {\"result\": \"to-arg\"}", "\"to\": {\"result\": \"to-arg\", \"clock\": \"wall\"}", 17, 52,
+             "'clock' applies to functions only");
 }
 
 /* Errors after escaped quotes, braces and brackets inside strings still land on the right byte. */
@@ -762,6 +784,7 @@ int main(void) {
       cmocka_unit_test(test_duplicates_across_files),
       cmocka_unit_test(test_duplicate_library),
       cmocka_unit_test(test_device_array_and_gpu_only),
+      cmocka_unit_test(test_clock),
       cmocka_unit_test(test_ruleset_feeds_models_folders_only),
       cmocka_unit_test(test_ruleset_model_errors),
       cmocka_unit_test(test_rules_dir_models),

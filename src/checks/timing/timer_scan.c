@@ -1,7 +1,7 @@
 /* timer_scan.c: the shared index of the timing checks (timer_scan.h).
  * Owns: the one walk (the checks' walk, walk.h) that lists events, functions, conditional
  *       blocks, timer assignments, subtractions, classes and with statements, with a frame per
- *       node on the current path; which clock a read is (by qualified name); the region question
+ *       node on the current path; which clock a read is (the models' "clock" of its qualified name); the region question
  *       (gl_tscan_region) and which library a GPU-work event belongs to.
  * Not: reporting (unsynchronized_timer.c, magic_timers.c, timeit_without_sync.c).
  * Threads: a gl_tscan belongs to one worker. */
@@ -16,14 +16,6 @@
 enum { GL_TEV_LOCAL = 1u << 4 }; /* a call of a plain name: may be a function of this file */
 #define QNAME_CAP 256
 
-static const char *const wall_clocks[] = {
-    "time.perf_counter", "time.perf_counter_ns", "time.time", "time.time_ns",
-    "time.monotonic", "time.monotonic_ns", "timeit.default_timer", "datetime.datetime.now",
-    "datetime.datetime.utcnow", "datetime.datetime.today",
-};
-static const char *const cpu_clocks[] = {
-    "time.process_time", "time.process_time_ns", "time.thread_time", "time.thread_time_ns",
-};
 static const struct {
   const char *module;
   gl_tlib lib;
@@ -40,12 +32,6 @@ typedef struct frame {
 
 typedef gl_vec(frame) frame_stack;
 
-
-static bool in_list(const char *q, const char *const *list, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(q, list[i]) == 0) return true;
-  return false;
-}
 
 /* The library a qualified name belongs to, by its first segment. */
 static gl_tlib lib_of_qname(const char *q, size_t len) {
@@ -89,13 +75,16 @@ static gl_tlib lib_of_expr(const gl_tscan *s, TSNode n) {
 
 /* ---- visiting one node --------------------------------------------------------------------- */
 
+/* GL_TEV_WALL or GL_TEV_CPU for a call of a clock the models mark ("clock": "wall" / "cpu",
+ * python.json), else 0. */
 static uint8_t clock_kind(const gl_tscan *s, TSNode call) {
   char q[QNAME_CAP];
   TSNode fn = gl_parse_child(call, "function", 8);
   if (ts_node_is_null(fn) || !gl_model_resolve(s->model, fn, q, sizeof q)) return 0;
-  if (in_list(q, wall_clocks, sizeof wall_clocks / sizeof *wall_clocks)) return GL_TEV_WALL;
-  if (in_list(q, cpu_clocks, sizeof cpu_clocks / sizeof *cpu_clocks)) return GL_TEV_CPU;
-  return 0;
+  const gl_api_entry *e =
+      gl_libmodels_function_exact(gl_model_libmodels(s->model), q, strlen(q));
+  if (!e) return 0;
+  return e->clock == GL_CLOCK_WALL ? GL_TEV_WALL : e->clock == GL_CLOCK_CPU ? GL_TEV_CPU : 0;
 }
 
 /* A call of a clock the rule's options name (`extra-timers`, `extra-cpu-timers`), else 0. */
