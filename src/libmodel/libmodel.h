@@ -80,6 +80,8 @@ typedef struct gl_api_entry {
   bool any_receiver;         /* a method that also applies to a receiver of unknown type in a
                                 file importing the type's library (`batch.cuda()`) */
   uint8_t clock;             /* gl_clock: what a `timer` reads ("clock": "wall" or "cpu") */
+  bool per_step;             /* a method the framework calls on every step ("per-step": true:
+                                torch.nn.Module.forward): its body is hot in a derived class */
 } gl_api_entry;
 
 typedef struct gl_libmodels gl_libmodels;

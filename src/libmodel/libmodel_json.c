@@ -280,6 +280,10 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
     v = read_enum(c, it, off, "clock", clock_names + 1, COUNT(clock_names) - 1, "wall or cpu");
     if (v >= 0) e->api.clock = (uint8_t)(v + 1);
     if (v >= 0 && e->kind != GL_LM_FUNCTION) err(c, off, "'clock' applies to functions only");
+  } else if (strcmp(it->string, "per-step") == 0) {
+    if (!cJSON_IsBool(it)) err(c, off, "'per-step' must be true or false");
+    else if (e->kind != GL_LM_METHOD) err(c, off, "'per-step' applies to methods only");
+    else e->api.per_step = cJSON_IsTrue(it);
   } else if (strcmp(it->string, "any-receiver") == 0) {
     if (!cJSON_IsBool(it)) err(c, off, "'any-receiver' must be true or false");
     else if (e->kind != GL_LM_METHOD) err(c, off, "'any-receiver' applies to methods only");
@@ -289,7 +293,7 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
 
 static bool is_entry_key(const char *k) {
   static const char *const keys[] = {"roles", "when", "result", "type", "decorates", "clock",
-                                     "any-receiver"};
+                                     "per-step", "any-receiver"};
   for (size_t i = 0; i < COUNT(keys); i++)
     if (strcmp(k, keys[i]) == 0) return true;
   return false;
@@ -312,7 +316,8 @@ static uint32_t read_entry(jctx *c, const cJSON *v, const jcur *at, uint8_t kind
     if (repeat_reported(c, v, it, &m)) continue;
     if (!is_entry_key(it->string)) {
       err(c, m.key,
-          "unknown key '%s' (expected roles, when, result, type, decorates, clock or any-receiver)",
+          "unknown key '%s' (expected roles, when, result, type, decorates, clock, per-step or "
+          "any-receiver)",
           it->string);
       continue;
     }

@@ -7,7 +7,9 @@
  *       per outer iteration: per epoch, not per step; a call of a def of this file whose body
  *       has such a loop counts as one), and hot defs: a def called on every iteration of a hot
  *       loop runs its body per iteration, as if it were written there (m->calls); whether the
- *       blocks around a node read a clock (gl_model_timed: a timing region); whether the file
+ *       blocks around a node read a clock (gl_model_timed: a timing region); the methods a
+ *       framework calls on every step (per-step in the models: `forward` of an nn.Module
+ *       subclass), hot as if called from a loop; whether the file
  *       captures a loop into a CUDA graph (a replay of one is then an inner loop); values a
  *       loop collects (gl_model_collected: each iteration keeps its own).
  * Not: what the loop rebinds (model_loop.c), provenance (model_prov.c).
@@ -249,7 +251,8 @@ bool gl_model__guarded(const gl_model *m, uint32_t i) {
 bool gl_model_hot(const gl_model *m, TSNode node) {
   uint32_t i = gl_model__index_of(m, node);
   if (i == GL_MODEL__NONE) return false;
-  if (!(m->nodes.data[i].flags & GL_REC_IN_LOOP) && !m->calls.len) return false;
+  if (!(m->nodes.data[i].flags & GL_REC_IN_LOOP) && !m->calls.len && !m->per_step_defs)
+    return false;
   return hot_at(m, i);
 }
 
@@ -279,8 +282,46 @@ static void find_captured_loops(gl_model *m) {
   }
 }
 
+/* The instance type of a class the file defines, when a model types it: a class derived from
+ * torch.nn.Module is a torch.nn.ModuleClass, whose call gives a torch.nn.Module. */
+static uint16_t instance_type(const gl_model *m, uint32_t cls) {
+  uint32_t ni = gl_model__index_of(m, ts_node_child_by_field_id(m->nodes.data[cls].node, m->f.name));
+  uint16_t t = ni == GL_MODEL__NONE ? GL_TYPE_NONE : m->nodes.data[ni].type;
+  if (t == GL_TYPE_NONE) return t;
+  const gl_api_entry *call = gl_libmodels_call(m->lm, t);
+  return call && call->type != GL_TYPE_NONE ? call->type : t;
+}
+
+/* Marks GL_REC_HOT_DEF on the methods a framework calls on every step: a def in the body of a
+ * class whose instance type has that method with "per-step" in its model (`forward` of a
+ * torch.nn.Module subclass). The hot defs' rounds then carry it to the helpers they call. */
+static void mark_per_step_methods(gl_model *m) {
+  for (uint32_t j = 0; j < m->nodes.len; j++) {
+    if (m->nodes.data[j].kind != GL_K_CLASS_DEFINITION) continue;
+    uint16_t inst = instance_type(m, j);
+    if (inst == GL_TYPE_NONE) continue;
+    uint32_t body = gl_model__index_of(m, ts_node_child_by_field_id(m->nodes.data[j].node, m->f.body));
+    if (body == GL_MODEL__NONE) continue;
+    for (uint32_t c = body + 1; c < m->ends[body]; c = m->ends[c]) {
+      uint32_t def = c;
+      if (m->nodes.data[c].kind == GL_K_DECORATED_DEFINITION)
+        def = gl_model__index_of(m, ts_node_child_by_field_id(m->nodes.data[c].node, m->f.definition));
+      if (def == GL_MODEL__NONE || m->nodes.data[def].kind != GL_K_FUNCTION_DEFINITION) continue;
+      size_t len;
+      const char *name =
+          gl_model__text(m, ts_node_child_by_field_id(m->nodes.data[def].node, m->f.name), &len);
+      const gl_api_entry *e = gl_libmodels_method(m->lm, inst, name, len);
+      if (e && e->per_step) {
+        m->nodes.data[def].flags |= GL_REC_HOT_DEF;
+        m->per_step_defs = true;
+      }
+    }
+  }
+}
+
 void gl_model__calls_finish(gl_model *m) {
   find_captured_loops(m);
+  mark_per_step_methods(m);
   if (!m->calls.len) return;
   qsort(m->calls.data, m->calls.len, sizeof(*m->calls.data), by_call);
   size_t n = 0;

@@ -287,6 +287,7 @@ struct gl_model {
   gl_vec(gl_model__call) calls;     /* sorted by call, one per call (gl_model__calls_finish) */
   bool qual_known;             /* the provenance pass has run: GL_VAL_QUAL is final */
   bool captures_loop;          /* the file captures a loop into a CUDA graph (model_freq.c) */
+  bool per_step_defs;          /* some def is hot as a framework's per-step method (model_freq.c) */
   bool times_anywhere;         /* some call of the file reads a clock (gl_model__timing_finish) */
   gl_vec(uint32_t) timing_blocks;   /* blocks (or the module) with a statement of their own
                                        that reads a clock (a block may repeat) */

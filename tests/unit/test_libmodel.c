@@ -291,7 +291,7 @@ static void test_unknown_keys(void **state) {
   expect_one(" \"description\"", " \"descripton\"", 2, 2,
              "unknown key 'descripton' (expected library, description, triggers, device-array, gpu-only-modules, functions or types)");
   expect_one("\"roles\": [\"timer\"]", "\"role\": [\"timer\"]", 12, 25,
-             "unknown key 'role' (expected roles, when, result, type, decorates, clock or any-receiver)");
+             "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step or any-receiver)");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"host\", \"method\": {}}", 22, 39,
              "unknown key 'method' (expected provenance, methods, attributes, subscript, operators or call)");
   expect_one("\"result\": \"device-spec\"", "\"result\": \"device-spec\", \"result\": \"host\"", 10, 44,
@@ -364,9 +364,13 @@ static void test_clock(void **state) {
   assert_int_equal(e->clock, GL_CLOCK_CPU);
   e = gl_libmodels_function_exact(lm, "demo.asnumpy", 12);
   assert_int_equal(e->clock, GL_CLOCK_NONE);
+  assert_false(e->per_step);
   free(text);
   gl_libmodels_free(lm);
   gl_vec_free(&errs);
+  expect_one("\"to\": {\"result\": \"to-arg\"}", "\"to\": {\"result\": \"to-arg\", \"per-step\": 1}", 17, 55,
+             "'per-step' must be true or false");
+  expect_one("\"demo.jit\": {", "\"demo.jit\": {\"per-step\": true, ", 9, 28, "'per-step' applies to methods only");
   expect_one("{\"roles\": [\"timer\"]}", "{\"roles\": [\"timer\"], \"clock\": \"gpu\"}", 12, 54,
              "unknown clock 'gpu' (expected wall or cpu)");
   expect_one("\"to\": {\"result\": \"to-arg\"}", "\"to\": {\"result\": \"to-arg\", \"clock\": \"wall\"}", 17, 52,
