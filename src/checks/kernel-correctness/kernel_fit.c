@@ -1,5 +1,6 @@
-/* kernel_fit.c: launches of a kernel whose grid is a size floor-divided by the block
- * (gl_kernel_floor_fit, kernel_scan.h), for GPU801.
+/* kernel_fit.c: launches of a kernel whose grid is a size floor-divided by the block, or one
+ * block of a size's threads (gl_kernel_floor_fit, kernel_scan.h), for GPU801; in a file that
+ * redefines the kernel's name at module level, only the launches the def's own span reaches.
  * Owns: the classification of every reference to a kernel's name, the launch's grid and block,
  *       names bound once in the launch's function or the module.
  * Not: the kernel's body, reporting.
@@ -205,8 +206,10 @@ static bool is_size(fit *f, where w, TSNode e, int depth) {
   return !ts_node_is_null(v) && is_size(f, at, v, 1);
 }
 
-/* The grid g is `size // d` (or a name bound once to that) with d the block's integer. */
+/* The grid g is `size // d` (or a name bound once to that) with d the block's integer, or one
+ * block of `size` threads (`k[1, len(x)]`): either way no more threads than size. */
 static bool grid_fits(fit *f, where w, TSNode g, TSNode block) {
+  if (int_of(f, w, g) == 1 && is_size(f, w, block, 0)) return true;
   uint64_t b = int_of(f, w, block);
   g = unparen(g);
   if (b == 0 || ts_node_is_null(g)) return false;
@@ -257,10 +260,31 @@ static bool inspection_attr(const gl_source *src, TSNode attr) {
          (n > 8 && memcmp(t, "inspect_", 8) == 0);
 }
 
+/* The bytes [*lo, *hi) where the module-level def `def` is the one its name means: from the def
+ * when an earlier module-level def has the same name (a notebook that redefines a kernel), to the
+ * next such def. */
+static void def_span(const gl_check_ctx *ctx, TSNode root, TSNode def, TSNode name, uint32_t *lo,
+                     uint32_t *hi) {
+  *lo = 0;
+  *hi = UINT32_MAX;
+  uint32_t at = ts_node_start_byte(def), count = ts_node_named_child_count(root);
+  for (uint32_t i = 0; i < count; i++) {
+    TSNode c = ts_node_named_child(root, i);
+    if (GL_IS(c, decorated_definition)) c = gl_parse_child(c, "definition", 10);
+    if (!GL_IS(c, function_definition) || ts_node_eq(c, def)) continue;
+    if (!gl_check__same_text(ctx->src, gl_parse_child(c, "name", 4), name)) continue;
+    uint32_t b = ts_node_start_byte(c);
+    if (b < at) *lo = at;
+    else if (b < *hi) *hi = b;
+  }
+}
+
 bool gl_kernel_floor_fit(const gl_check_ctx *ctx, const gl_kernel *k) {
   TSNode name = gl_parse_child(k->def, "name", 4);
   if (k->kind != GL_K_NUMBA || ts_node_is_null(name)) return false;
   fit f = {.ctx = ctx, .root = ts_tree_root_node(ctx->tree)};
+  uint32_t lo, hi;
+  def_span(ctx, f.root, k->def, name, &lo, &hi);
   int launches = 0;
   bool ok = true;
   gl_check__walk s;
@@ -269,6 +293,7 @@ bool gl_kernel_floor_fit(const gl_check_ctx *ctx, const gl_kernel *k) {
   while (ok && gl_check__walk_next(&s, &n)) {
     if (!GL_IS(n, identifier) || ts_node_eq(n, name) || !gl_check__same_text(ctx->src, n, name))
       continue;
+    if (ts_node_start_byte(n) < lo || ts_node_start_byte(n) >= hi) continue;   /* another def's */
     const char *field = gl_check__walk_field(&s);
     if (field && strcmp(field, "attribute") == 0) continue;               /* x.k */
     TSNode p = gl_check__walk_up(&s, 0, NULL);

@@ -71,8 +71,9 @@ bool gl_kernel_names_api(const gl_model *m, const char *lib, TSNode n, const cha
  * launch `k[g, b, ...](...)` has a one-dimensional grid g written `s // d` (directly or through
  * a name bound once in the launch's function), where s is a size (`len(x)`, `x.size`,
  * `x.shape[i]`, an integer, or a name bound once to one of them) and d and the block b resolve
- * to the same positive integer (a literal, or a name bound once to one). Then the launches run
- * at most s threads along x: floor division never rounds up (kernel_fit.c). */
+ * to the same positive integer (a literal, or a name bound once to one), or a grid of 1 with a
+ * block that is such a size (`k[1, len(x)]`). Then the launches run at most s threads along x:
+ * floor division never rounds up (kernel_fit.c). */
 bool gl_kernel_floor_fit(const gl_check_ctx *ctx, const gl_kernel *k);
 
 #endif
