@@ -299,21 +299,29 @@ static void test_unknown_keys(void **state) {
   expect_one("\"types\": {", "\"library\": \"demo\", \"types\": {", 14, 2, "duplicate key 'library'");
 }
 
-/* "triggers" words reach the prefilter through gl_libmodels_triggers; anything else is an error. */
-static void test_triggers(void **state) {
-  (void)state;
-  char *text = edit(demo_json, " \"functions\": {\n", " \"triggers\": [\"demo\", \"demo_ext\"],\n \"functions\": {\n");
+/* demo_json with from replaced by to, loaded (and frozen) into a new set that must take it. */
+static gl_libmodels *load_edited(const char *from, const char *to) {
+  char *text = edit(demo_json, from, to);
   gl_libmodels *lm = gl_libmodels_new();
   gl_diag_list errs = {0};
   assert_int_equal(gl_libmodels_add(lm, "m/models/demo.json", text, strlen(text), &errs), GL_OK);
+  assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_OK);
+  free(text);
+  gl_vec_free(&errs);
+  return lm;
+}
+
+/* "triggers" words reach the prefilter through gl_libmodels_triggers; anything else is an error. */
+static void test_triggers(void **state) {
+  (void)state;
+  gl_libmodels *lm =
+      load_edited(" \"functions\": {\n", " \"triggers\": [\"demo\", \"demo_ext\"],\n \"functions\": {\n");
   size_t n = 0;
   const char *const *words = gl_libmodels_triggers(lm, &n);
   assert_int_equal(n, 2);
   assert_string_equal(words[0], "demo");
   assert_string_equal(words[1], "demo_ext");
-  free(text);
   gl_libmodels_free(lm);
-  gl_vec_free(&errs);
   assert_null(gl_libmodels_triggers(NULL, &n));
   assert_int_equal(n, 0);
   expect_one(" \"functions\": {\n", " \"triggers\": [\"demo.x\"],\n \"functions\": {\n", 3, 14,
@@ -325,12 +333,10 @@ static void test_triggers(void **state) {
 /* "device-array" and "gpu-only-modules" are read with their library; bad values are errors. */
 static void test_device_array_and_gpu_only(void **state) {
   (void)state;
-  char *text = edit(demo_json, " \"functions\": {\n",
-                    " \"device-array\": \"demo.ndarray\",\n \"gpu-only-modules\": [\"demo\", \"numbax.cuda\"],\n"
-                    " \"functions\": {\n");
-  gl_libmodels *lm = gl_libmodels_new();
-  gl_diag_list errs = {0};
-  assert_int_equal(gl_libmodels_add(lm, "m/models/demo.json", text, strlen(text), &errs), GL_OK);
+  gl_libmodels *lm = load_edited(
+      " \"functions\": {\n",
+      " \"device-array\": \"demo.ndarray\",\n \"gpu-only-modules\": [\"demo\", \"numbax.cuda\"],\n"
+      " \"functions\": {\n");
   assert_int_equal(gl_libmodels_device_array_count(lm), 1);
   const char *library = NULL;
   assert_string_equal(gl_libmodels_device_array(lm, 0, &library), "demo.ndarray");
@@ -341,9 +347,7 @@ static void test_device_array_and_gpu_only(void **state) {
   assert_int_equal(gl_libmodels_gpu_only(lm, "numbax"), 0);
   assert_int_equal(gl_libmodels_gpu_only(lm, "numbax.cuda"), 2);
   assert_int_equal(gl_libmodels_gpu_only(NULL, "demo"), 0);
-  free(text);
   gl_libmodels_free(lm);
-  gl_vec_free(&errs);
   assert_int_equal(gl_libmodels_device_array_count(NULL), 0);
   expect_one(" \"functions\": {\n", " \"device-array\": 3,\n \"functions\": {\n", 3, 18,
              "'device-array' must be a dotted type name");
@@ -354,20 +358,15 @@ static void test_device_array_and_gpu_only(void **state) {
 /* "clock" says which clock a timer reads; only functions have one. */
 static void test_clock(void **state) {
   (void)state;
-  char *text = edit(demo_json, "{\"roles\": [\"timer\"]}", "{\"roles\": [\"timer\"], \"clock\": \"cpu\"}");
-  gl_libmodels *lm = gl_libmodels_new();
-  gl_diag_list errs = {0};
-  assert_int_equal(gl_libmodels_add(lm, "m/models/demo.json", text, strlen(text), &errs), GL_OK);
-  assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_OK);
+  gl_libmodels *lm =
+      load_edited("{\"roles\": [\"timer\"]}", "{\"roles\": [\"timer\"], \"clock\": \"cpu\"}");
   const gl_api_entry *e = gl_libmodels_function_exact(lm, "time.perf_counter", 17);
   assert_non_null(e);
   assert_int_equal(e->clock, GL_CLOCK_CPU);
   e = gl_libmodels_function_exact(lm, "demo.asnumpy", 12);
   assert_int_equal(e->clock, GL_CLOCK_NONE);
   assert_false(e->per_step);
-  free(text);
   gl_libmodels_free(lm);
-  gl_vec_free(&errs);
   expect_one("\"to\": {\"result\": \"to-arg\"}", "\"to\": {\"result\": \"to-arg\", \"per-step\": 1}", 17, 55,
              "'per-step' must be true or false");
   expect_one("\"demo.jit\": {", "\"demo.jit\": {\"per-step\": true, ", 9, 28, "'per-step' applies to methods only");
