@@ -276,9 +276,9 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
   } else if (strcmp(it->string, "decorates") == 0) {
     read_ref(c, it, off, "decorates", &e->decorates);
   } else if (strcmp(it->string, "clock") == 0) {
-    static const char *const clock_names[] = {"", "wall", "cpu"};
-    v = read_enum(c, it, off, "clock", clock_names + 1, COUNT(clock_names) - 1, "wall or cpu");
-    if (v >= 0) e->api.clock = (uint8_t)(v + 1);
+    static const char *const clock_names[] = {"wall", "cpu"};   /* GL_CLOCK_WALL, GL_CLOCK_CPU */
+    v = read_enum(c, it, off, "clock", clock_names, COUNT(clock_names), "wall or cpu");
+    if (v >= 0) e->api.clock = (uint8_t)(GL_CLOCK_WALL + v);
     if (v >= 0 && e->kind != GL_LM_FUNCTION) err(c, off, "'clock' applies to functions only");
   } else if (strcmp(it->string, "per-step") == 0) {
     if (!cJSON_IsBool(it)) err(c, off, "'per-step' must be true or false");

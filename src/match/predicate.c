@@ -379,6 +379,11 @@ static bool has_type(const gl_pred *p, uint16_t type) {
 }
 
 /* The test of p on one node of its capture, before negation. */
+/* #in-loop?: n runs on every iteration of a hot loop, and is not a transfer the loop needs. */
+static bool in_loop(const gl_model *m, TSNode n) {
+  return m && gl_model_hot(m, n) && !gl_model_needed_transfer(m, n);
+}
+
 /* True when n lies in the statement or cell a `%timeit` / `%%timeit` runs (many times). */
 static bool in_timeit(const gl_source *src, TSNode n) {
   const gl_notebook *nb = src ? src->notebook : NULL;
@@ -420,7 +425,7 @@ static bool test_node(const gl_pred *p, TSNode n, const TSQueryMatch *m, gl_pred
     case GL_PRED_RESOLVES_MATCH:
       return resolves(env, n, &len) && regex_finds(env, p, env->qbuf, len);
     case GL_PRED_IN_LOOP:
-      return env->model && gl_model_hot(env->model, n) && !gl_model_needed_transfer(env->model, n);
+      return in_loop(env->model, n);
     case GL_PRED_ROLE:
       return env->model && (gl_model_roles(env->model, n) & p->roles);
     case GL_PRED_DEVICE:
@@ -440,9 +445,8 @@ static bool test_node(const gl_pred *p, TSNode n, const TSQueryMatch *m, gl_pred
     case GL_PRED_COLLECTED:
       return env->model && gl_model_collected(env->model, n);
     case GL_PRED_REPEATED:
-      return env->model &&
-             ((gl_model_hot(env->model, n) && !gl_model_needed_transfer(env->model, n)) ||
-              gl_model_timed(env->model, n) || in_timeit(env->src, n));
+      return in_loop(env->model, n) || (env->model && gl_model_timed(env->model, n)) ||
+             in_timeit(env->src, n);
     case GL_PRED_BUILTIN:
       if (!env->model || !gl_model_is_builtin(env->model, n)) return false;
       text = node_text(env, n, &len);

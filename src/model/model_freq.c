@@ -9,9 +9,9 @@
  *       loop runs its body per iteration, as if it were written there (m->calls); whether the
  *       blocks around a node read a clock (gl_model_timed: a timing region); the methods a
  *       framework calls on every step (per-step in the models: `forward` of an nn.Module
- *       subclass), hot as if called from a loop; whether the file
- *       captures a loop into a CUDA graph (a replay of one is then an inner loop); values a
- *       loop collects (gl_model_collected: each iteration keeps its own).
+ *       subclass), hot as if called from a loop; whether the file captures a loop into a CUDA
+ *       graph (a replay of one is then an inner loop); values a loop collects
+ *       (gl_model_collected: each iteration keeps its own).
  * Not: what the loop rebinds (model_loop.c), provenance (model_prov.c).
  * Threads: pure queries over a built model. */
 #include "model/model_int.h"
@@ -487,7 +487,7 @@ void gl_model__timing_finish(gl_model *m) {
     if (!times(m, j)) continue;
     m->times_anywhere = true;
     uint32_t c = j, p = m->nodes.data[j].parent;
-    bool in_lambda = m->nodes.data[j].kind == GL_K_LAMBDA;
+    bool in_lambda = false;
     while (p != GL_MODEL__NONE && m->nodes.data[p].kind != GL_K_BLOCK &&
            m->nodes.data[p].parent != GL_MODEL__NONE) {
       c = p;

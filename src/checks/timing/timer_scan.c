@@ -1,8 +1,9 @@
 /* timer_scan.c: the shared index of the timing checks (timer_scan.h).
  * Owns: the one walk (the checks' walk, walk.h) that lists events, functions, conditional
  *       blocks, timer assignments, subtractions, classes and with statements, with a frame per
- *       node on the current path; which clock a read is (the models' "clock" of its qualified name); the region question
- *       (gl_tscan_region) and which library a GPU-work event belongs to.
+ *       node on the current path; which clock a read is (the models' "clock" of its qualified
+ *       name); the region question (gl_tscan_region) and which library a GPU-work event belongs
+ *       to.
  * Not: reporting (unsynchronized_timer.c, magic_timers.c, timeit_without_sync.c).
  * Threads: a gl_tscan belongs to one worker. */
 #include "checks/timing/timer_scan.h"
