@@ -82,6 +82,8 @@ typedef struct gl_api_entry {
   uint8_t clock;             /* gl_clock: what a `timer` reads ("clock": "wall" or "cpu") */
   bool per_step;             /* a method the framework calls on every step ("per-step": true:
                                 torch.nn.Module.forward): its body is hot in a derived class */
+  bool partial;              /* returns its first argument with arguments bound ("partial": true:
+                                functools.partial): as a decorator it decorates as that does */
 } gl_api_entry;
 
 typedef struct gl_libmodels gl_libmodels;
@@ -122,6 +124,10 @@ const gl_api_entry *gl_libmodels_call(const gl_libmodels *lm, uint16_t type);
 uint16_t gl_libmodels_type_id(const gl_libmodels *lm, const char *name, size_t len);
 const char *gl_libmodels_type_name(const gl_libmodels *lm, uint16_t type);
 gl_prov gl_libmodels_type_prov(const gl_libmodels *lm, uint16_t type);
+/* True for a type whose model says "traced": a def of that type (decorated with jax.jit,
+ * torch.compile) runs its Python body when the library traces it, once per new input shape,
+ * not on every call: a loop in it is unrolled into one compiled program. */
+bool gl_libmodels_type_traced(const gl_libmodels *lm, uint16_t type);
 size_t gl_libmodels_count(const gl_libmodels *lm);   /* number of model files */
 /* The "triggers" words of every model file (the prefilter adds them to the packs' words). */
 const char *const *gl_libmodels_triggers(const gl_libmodels *lm, size_t *count);

@@ -48,6 +48,7 @@ typedef struct gl_lm__type {
   size_t name_len;
   gl_lm__pos at;
   gl_prov prov;
+  bool traced;     /* "traced": a def of this type runs its body when traced, not per call */
   uint32_t subscript, operators, call;  /* entry index + 1, or 0 */
 } gl_lm__type;
 

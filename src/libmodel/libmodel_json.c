@@ -284,6 +284,10 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
     if (!cJSON_IsBool(it)) err(c, off, "'per-step' must be true or false");
     else if (e->kind != GL_LM_METHOD) err(c, off, "'per-step' applies to methods only");
     else e->api.per_step = cJSON_IsTrue(it);
+  } else if (strcmp(it->string, "partial") == 0) {
+    if (!cJSON_IsBool(it)) err(c, off, "'partial' must be true or false");
+    else if (e->kind != GL_LM_FUNCTION) err(c, off, "'partial' applies to functions only");
+    else e->api.partial = cJSON_IsTrue(it);
   } else if (strcmp(it->string, "any-receiver") == 0) {
     if (!cJSON_IsBool(it)) err(c, off, "'any-receiver' must be true or false");
     else if (e->kind != GL_LM_METHOD) err(c, off, "'any-receiver' applies to methods only");
@@ -293,7 +297,7 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
 
 static bool is_entry_key(const char *k) {
   static const char *const keys[] = {"roles", "when", "result", "type", "decorates", "clock",
-                                     "per-step", "any-receiver"};
+                                     "per-step", "partial", "any-receiver"};
   for (size_t i = 0; i < COUNT(keys); i++)
     if (strcmp(k, keys[i]) == 0) return true;
   return false;
@@ -316,8 +320,8 @@ static uint32_t read_entry(jctx *c, const cJSON *v, const jcur *at, uint8_t kind
     if (repeat_reported(c, v, it, &m)) continue;
     if (!is_entry_key(it->string)) {
       err(c, m.key,
-          "unknown key '%s' (expected roles, when, result, type, decorates, clock, per-step or "
-          "any-receiver)",
+          "unknown key '%s' (expected roles, when, result, type, decorates, clock, per-step, "
+          "partial or any-receiver)",
           it->string);
       continue;
     }
@@ -379,6 +383,9 @@ static void read_type_key(jctx *c, const cJSON *it, const jcur *m, uint16_t id) 
   if (strcmp(k, "provenance") == 0) {
     int v = read_enum(c, it, m->val, "provenance", prov_names, COUNT(prov_names), "device, host or unknown");
     if (v >= 0) c->lm->types.data[id].prov = (gl_prov)v;
+  } else if (strcmp(k, "traced") == 0) {
+    if (!cJSON_IsBool(it)) err(c, m->val, "'traced' must be true or false");
+    else c->lm->types.data[id].traced = cJSON_IsTrue(it);
   } else if (strcmp(k, "methods") == 0) {
     read_members(c, it, m->val, GL_LM_METHOD, id);
   } else if (strcmp(k, "attributes") == 0) {
@@ -391,7 +398,8 @@ static void read_type_key(jctx *c, const cJSON *it, const jcur *m, uint16_t id) 
     c->lm->types.data[id].call = read_entry(c, it, m, GL_LM_CALL, id, NULL);
   } else {
     err(c, m->key,
-        "unknown key '%s' (expected provenance, methods, attributes, subscript, operators or call)", k);
+        "unknown key '%s' (expected provenance, traced, methods, attributes, subscript, operators "
+        "or call)", k);
   }
 }
 

@@ -47,6 +47,8 @@ typedef enum gl_pred_kind {
                                (gl_model_collected: a comprehension's element, an append) */
   GL_PRED_REPEATED,         /* #repeated? @n: n runs many times or under a clock: in a loop (as
                                #in-loop?), in a timing region, or in what %timeit runs */
+  GL_PRED_TRACED,           /* #not-traced? @n: n is in no traced def (gl_model_traced: the
+                               body of a jax.jit / torch.compile function runs once per trace) */
 } gl_pred_kind;
 
 #define GL_PRED_PREFIX_MAX 32

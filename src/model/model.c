@@ -329,6 +329,7 @@ void gl_model_free(gl_model *m) {
   gl_model__loops_free(&m->loops);
   gl_vec_free(&m->calls);
   gl_vec_free(&m->timing_blocks);
+  free(m->traced);
   free(m->slots);
   free(m->ends);
   free(m->kinds);

@@ -141,6 +141,13 @@ bool gl_model_loop_invariant(const gl_model *m, TSNode node);
  * cannot be hoisted out of the loop: each iteration keeps its own result. */
 bool gl_model_collected(const gl_model *m, TSNode node);
 
+/* True when node lies in a traced def: one a model types as traced (`@jax.jit`,
+ * `@partial(jax.jit, ...)`, `@torch.compile`), one wrapped by such a call (`step =
+ * jax.jit(step)`), a def nested in one, or a def of this file that only such defs call. Its body
+ * runs when the library traces it, once per new input shape: a loop in it is unrolled into one
+ * compiled program, not run on every call (so never hot by itself: gl_model_hot). */
+bool gl_model_traced(const gl_model *m, TSNode node);
+
 /* The library models the model was built with (NULL: none). */
 const gl_libmodels *gl_model_libmodels(const gl_model *m);
 

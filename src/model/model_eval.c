@@ -546,11 +546,20 @@ uint16_t gl_prov__decorated_type(gl_prov_pass *pp, TSNode dd) {
   for (uint32_t i = 0; i < n; i++) {
     TSNode d = ts_node_named_child(dd, i);
     if (gl_model__kind_of(m, d) != GL_K_DECORATOR) continue;
-    TSNode x = ts_node_named_child(d, 0);
-    if (gl_model__kind_of(m, x) == GL_K_CALL) x = ts_node_child_by_field_id(x, m->f.function);
+    TSNode x = ts_node_named_child(d, 0), call = {0};
+    if (gl_model__kind_of(m, x) == GL_K_CALL) {
+      call = x;
+      x = ts_node_child_by_field_id(x, m->f.function);
+    }
     uint32_t xi = gl_model__index_of(m, x);
     if (xi == GL_MODEL__NONE || !(m->nodes.data[xi].val & GL_VAL_QUAL)) continue;
     const gl_api_entry *e = function_entry(pp, xi);
+    if (e && e->partial && !ts_node_is_null(call)) {
+      /* @partial(jax.jit, static_argnums=1): decorates as its first argument does */
+      TSNode a0 = ts_node_named_child(ts_node_child_by_field_id(call, m->f.arguments), 0);
+      uint32_t ai = gl_model__index_of(m, a0);
+      e = ai != GL_MODEL__NONE && (m->nodes.data[ai].val & GL_VAL_QUAL) ? function_entry(pp, ai) : NULL;
+    }
     if (e && e->decorates != GL_TYPE_NONE) return e->decorates;
   }
   return GL_TYPE_NONE;

@@ -11,7 +11,8 @@
  *       framework calls on every step (per-step in the models: `forward` of an nn.Module
  *       subclass), hot as if called from a loop; whether the file captures a loop into a CUDA
  *       graph (a replay of one is then an inner loop); values a loop collects
- *       (gl_model_collected: each iteration keeps its own).
+ *       (gl_model_collected: each iteration keeps its own); traced defs (`@jax.jit`,
+ *       `torch.compile(f)`, and defs only they call), whose loops run once per trace, not per call.
  * Not: what the loop rebinds (model_loop.c), provenance (model_prov.c).
  * Threads: pure queries over a built model. */
 #include "model/model_int.h"
@@ -207,8 +208,19 @@ static bool now_and_then(const gl_model *m, uint32_t p, uint32_t c) {
   return (ci != GL_MODEL__NONE && is_guard(m, ci)) || block_exits(m, c);
 }
 
+/* True when node i lies in a traced def (m->traced): its loops run once per trace, unrolled
+ * into one compiled program, not once per call. */
+static bool in_traced_def(const gl_model *m, uint32_t i) {
+  if (!m->traced) return false;
+  for (uint32_t p = m->nodes.data[i].parent; p != GL_MODEL__NONE; p = m->nodes.data[p].parent)
+    if (m->traced[p]) return true;
+  return false;
+}
+
 static bool hot_at(const gl_model *m, uint32_t i) {
-  bool in_loop = (m->nodes.data[i].flags & GL_REC_IN_LOOP) != 0;
+  /* a loop in a traced def is not a loop at run time: only the def's own calls can make i hot */
+  bool traced = in_traced_def(m, i);
+  bool in_loop = (m->nodes.data[i].flags & GL_REC_IN_LOOP) && !traced;
   for (uint32_t c = i, p = m->nodes.data[i].parent; p != GL_MODEL__NONE;
        c = p, p = m->nodes.data[p].parent) {
     const gl_model__rec *pr = &m->nodes.data[p], *cr = &m->nodes.data[c];
@@ -228,7 +240,7 @@ static bool hot_at(const gl_model *m, uint32_t i) {
         /* not in a loop of its own: hot when its def runs per iteration, except beside a loop
          * of the def that does the GPU work (the def is then the outer loop's body) */
         if (in_loop) return true;
-        return (pr->flags & GL_REC_HOT_DEF) && !has_inner_gpu_loop(m, p, i);
+        return (pr->flags & GL_REC_HOT_DEF) && (traced || !has_inner_gpu_loop(m, p, i));
       case GL_K_LAMBDA: case GL_K_CLASS_DEFINITION:
         return in_loop;
       default:
@@ -246,6 +258,11 @@ bool gl_model__guarded(const gl_model *m, uint32_t i) {
     if ((k == GL_K_IF_STATEMENT || k == GL_K_ELIF_CLAUSE) && now_and_then(m, p, c)) return true;
   }
   return false;
+}
+
+bool gl_model_traced(const gl_model *m, TSNode node) {
+  uint32_t i = m->traced ? gl_model__index_of(m, node) : GL_MODEL__NONE;
+  return i != GL_MODEL__NONE && in_traced_def(m, i);
 }
 
 bool gl_model_hot(const gl_model *m, TSNode node) {
@@ -319,9 +336,76 @@ static void mark_per_step_methods(gl_model *m) {
   }
 }
 
+/* ---- traced defs -------------------------------------------------------------------------- */
+
+/* The def of this file that identifier node i names, or GL_MODEL__NONE. */
+static uint32_t def_named(const gl_model *m, uint32_t i) {
+  size_t len;
+  const char *s = gl_model__text(m, m->nodes.data[i].node, &len);
+  uint32_t e = gl_model__entry_read(&m->names, m->nodes.data[i].scope, s, len);
+  if (e == GL_MODEL__NONE) return GL_MODEL__NONE;
+  for (uint32_t j = 0; j < m->nodes.len; j++) {
+    if (m->nodes.data[j].kind != GL_K_FUNCTION_DEFINITION) continue;
+    TSNode name = ts_node_child_by_field_id(m->nodes.data[j].node, m->f.name);
+    uint32_t ni = gl_model__index_of(m, name);
+    size_t l;
+    const char *t = gl_model__text(m, name, &l);
+    if (ni != GL_MODEL__NONE && l == len && memcmp(s, t, len) == 0 &&
+        gl_model__entry_bind(&m->names, m->nodes.data[ni].scope, t, l) == e)
+      return j;
+  }
+  return GL_MODEL__NONE;
+}
+
+static void set_traced(gl_model *m, uint32_t def) {
+  if (!m->traced) m->traced = gl_xcalloc(m->nodes.len, 1);
+  m->traced[def] = 1;
+}
+
+/* Fills m->traced: a def whose name a model types as traced (`@jax.jit`, `@torch.compile`,
+ * `@partial(jax.jit, ...)`), a def wrapped by a call of that type (`step = jax.jit(step)`), then,
+ * round by round, a def every call of which lies in a traced def (a helper of a jitted step). */
+static void mark_traced_defs(gl_model *m) {
+  for (uint32_t j = 0; j < m->nodes.len; j++) {
+    const gl_model__rec *r = &m->nodes.data[j];
+    if (r->kind == GL_K_FUNCTION_DEFINITION) {
+      uint32_t ni = gl_model__index_of(m, ts_node_child_by_field_id(r->node, m->f.name));
+      if (ni != GL_MODEL__NONE && gl_libmodels_type_traced(m->lm, m->nodes.data[ni].type))
+        set_traced(m, j);
+    } else if (r->kind == GL_K_CALL && gl_libmodels_type_traced(m->lm, r->type)) {
+      TSNode a0 = ts_node_named_child(ts_node_child_by_field_id(r->node, m->f.arguments), 0);
+      uint32_t ai = gl_model__index_of(m, a0);
+      uint32_t def = ai != GL_MODEL__NONE && m->nodes.data[ai].kind == GL_K_IDENTIFIER
+                         ? def_named(m, ai) : GL_MODEL__NONE;
+      if (def != GL_MODEL__NONE) set_traced(m, def);
+    }
+  }
+  if (!m->traced || !m->calls.len) return;
+  /* per def: 1 = some call seen, 2 = some call outside traced code */
+  uint8_t *seen = gl_xcalloc(m->nodes.len, 1);
+  for (size_t round = 0; round < MAX_ROUNDS; round++) {
+    memset(seen, 0, m->nodes.len);
+    for (size_t k = 0; k < m->calls.len; k++) {
+      const gl_model__call *c = &m->calls.data[k];
+      seen[c->def] |= in_traced_def(m, c->call) ? 1 : 3;
+    }
+    bool changed = false;
+    for (size_t k = 0; k < m->calls.len; k++) {
+      uint32_t def = m->calls.data[k].def;
+      if (seen[def] == 1 && !m->traced[def]) {
+        m->traced[def] = 1;
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
+  free(seen);
+}
+
 void gl_model__calls_finish(gl_model *m) {
   find_captured_loops(m);
   mark_per_step_methods(m);
+  mark_traced_defs(m);
   if (!m->calls.len) return;
   qsort(m->calls.data, m->calls.len, sizeof(*m->calls.data), by_call);
   size_t n = 0;

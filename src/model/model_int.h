@@ -288,6 +288,8 @@ struct gl_model {
   bool qual_known;             /* the provenance pass has run: GL_VAL_QUAL is final */
   bool captures_loop;          /* the file captures a loop into a CUDA graph (model_freq.c) */
   bool per_step_defs;          /* some def is hot as a framework's per-step method (model_freq.c) */
+  uint8_t *traced;             /* per node, 1 on a def whose body runs when traced (jax.jit,
+                                  torch.compile) or that only such defs call; NULL when none */
   bool times_anywhere;         /* some call of the file reads a clock (gl_model__timing_finish) */
   gl_vec(uint32_t) timing_blocks;   /* blocks (or the module) with a statement of their own
                                        that reads a clock (a block may repeat) */

@@ -291,9 +291,9 @@ static void test_unknown_keys(void **state) {
   expect_one(" \"description\"", " \"descripton\"", 2, 2,
              "unknown key 'descripton' (expected library, description, triggers, device-array, gpu-only-modules, functions or types)");
   expect_one("\"roles\": [\"timer\"]", "\"role\": [\"timer\"]", 12, 25,
-             "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step or any-receiver)");
+             "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step, partial or any-receiver)");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"host\", \"method\": {}}", 22, 39,
-             "unknown key 'method' (expected provenance, methods, attributes, subscript, operators or call)");
+             "unknown key 'method' (expected provenance, traced, methods, attributes, subscript, operators or call)");
   expect_one("\"result\": \"device-spec\"", "\"result\": \"device-spec\", \"result\": \"host\"", 10, 44,
              "duplicate key 'result'");
   expect_one("\"types\": {", "\"library\": \"demo\", \"types\": {", 14, 2, "duplicate key 'library'");
@@ -374,6 +374,28 @@ static void test_clock(void **state) {
              "unknown clock 'gpu' (expected wall or cpu)");
   expect_one("\"to\": {\"result\": \"to-arg\"}", "\"to\": {\"result\": \"to-arg\", \"clock\": \"wall\"}", 17, 52,
              "'clock' applies to functions only");
+}
+
+/* "traced" marks a type whose defs run their body when traced; "partial" a function that
+ * decorates as its first argument does. */
+static void test_traced_and_partial(void **state) {
+  (void)state;
+  gl_libmodels *lm = load_edited("\"demo.Kernel\": {\"call\"", "\"demo.Kernel\": {\"traced\": true, \"call\"");
+  assert_true(gl_libmodels_type_traced(lm, gl_libmodels_type_id(lm, "demo.Kernel", 11)));
+  assert_false(gl_libmodels_type_traced(lm, gl_libmodels_type_id(lm, "demo.array", 10)));
+  assert_false(gl_libmodels_type_traced(lm, GL_TYPE_NONE));
+  assert_false(gl_libmodels_type_traced(NULL, 0));
+  assert_false(gl_libmodels_function_exact(lm, "demo.jit", 8)->partial);
+  gl_libmodels_free(lm);
+  lm = load_edited("\"demo.device\": {", "\"demo.device\": {\"partial\": true, ");
+  assert_true(gl_libmodels_function_exact(lm, "demo.device", 11)->partial);
+  gl_libmodels_free(lm);
+  expect_one("\"demo.Kernel\": {\"call\"", "\"demo.Kernel\": {\"traced\": 1, \"call\"", 23, 29,
+             "'traced' must be true or false");
+  expect_one("\"to\": {\"result\": \"to-arg\"}", "\"to\": {\"result\": \"to-arg\", \"partial\": true}", 17, 54,
+             "'partial' applies to functions only");
+  expect_one("\"demo.device\": {", "\"demo.device\": {\"partial\": \"yes\", ", 10, 30,
+             "'partial' must be true or false");
 }
 
 /* Errors after escaped quotes, braces and brackets inside strings still land on the right byte. */
@@ -788,6 +810,7 @@ int main(void) {
       cmocka_unit_test(test_duplicate_library),
       cmocka_unit_test(test_device_array_and_gpu_only),
       cmocka_unit_test(test_clock),
+      cmocka_unit_test(test_traced_and_partial),
       cmocka_unit_test(test_ruleset_feeds_models_folders_only),
       cmocka_unit_test(test_ruleset_model_errors),
       cmocka_unit_test(test_rules_dir_models),
