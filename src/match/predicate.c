@@ -47,6 +47,7 @@ static const pred_def pred_table[] = {
     {"repeated?", GL_PRED_REPEATED, false, SHAPE_CAPTURE},
     {"not-collected?", GL_PRED_COLLECTED, true, SHAPE_CAPTURE},
     {"not-traced?", GL_PRED_TRACED, true, SHAPE_CAPTURE},
+    {"not-drained?", GL_PRED_DRAINED, true, SHAPE_CAPTURE},
 };
 
 static const char *const shape_text[] = {
@@ -447,6 +448,8 @@ static bool test_node(const gl_pred *p, TSNode n, const TSQueryMatch *m, gl_pred
       return env->model && gl_model_collected(env->model, n);
     case GL_PRED_TRACED:
       return env->model && gl_model_traced(env->model, n);
+    case GL_PRED_DRAINED:
+      return env->model && gl_model_drained(env->model, n);
     case GL_PRED_REPEATED:
       return in_loop(env->model, n) || (env->model && gl_model_timed(env->model, n)) ||
              in_timeit(env->src, n);

@@ -49,6 +49,8 @@ typedef enum gl_pred_kind {
                                #in-loop?), in a timing region, or in what %timeit runs */
   GL_PRED_TRACED,           /* #not-traced? @n: n is in no traced def (gl_model_traced: the
                                body of a jax.jit / torch.compile function runs once per trace) */
+  GL_PRED_DRAINED,          /* #not-drained? @n: the loop that makes n hot does not already
+                               wait for the device every iteration (gl_model_drained) */
 } gl_pred_kind;
 
 #define GL_PRED_PREFIX_MAX 32

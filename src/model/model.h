@@ -87,6 +87,13 @@ bool gl_model_hot(const gl_model *m, TSNode node);
  * passes to one. Such a copy per step is the loop's point, not a pitfall. */
 bool gl_model_needed_transfer(const gl_model *m, TSNode node);
 
+/* True when the loop whose iterations make node hot (the innermost for / while around it in its
+ * def; else the hot def itself) already waits for the device on every iteration besides node: it
+ * holds, not under an `if`, an explicit wait (a call with the sync role: `synchronize()`,
+ * `block_until_ready()`) or a read the loop needs (gl_model_needed_transfer). A further read there
+ * costs a copy, not a stall. */
+bool gl_model_drained(const gl_model *m, TSNode node);
+
 /* True when node is in a timing region: a statement of its own block, or of a block around it
  * up to its def (the module outside any def), reads a host clock (a call with the timer role:
  * `t0 = time.perf_counter()`, `with Timer(time.time)`), records an event or reads an event's

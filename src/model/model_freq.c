@@ -552,6 +552,38 @@ bool gl_model_needed_transfer(const gl_model *m, TSNode node) {
   return false;
 }
 
+/* The loop whose iterations make node i hot: the innermost for / while statement whose body
+ * holds i within i's def, else that def; GL_MODEL__NONE at module level outside loops. */
+static uint32_t hot_region(const gl_model *m, uint32_t i) {
+  for (uint32_t c = i, p = m->nodes.data[i].parent; p != GL_MODEL__NONE;
+       c = p, p = m->nodes.data[p].parent) {
+    uint8_t k = m->nodes.data[p].kind;
+    if ((k == GL_K_FOR_STATEMENT || k == GL_K_WHILE_STATEMENT) && m->nodes.data[c].field == m->f.body)
+      return p;
+    if (k == GL_K_FUNCTION_DEFINITION) return p;
+    if (k == GL_K_LAMBDA || k == GL_K_CLASS_DEFINITION) return GL_MODEL__NONE;
+  }
+  return GL_MODEL__NONE;
+}
+
+bool gl_model_drained(const gl_model *m, TSNode node) {
+  uint32_t i = gl_model__index_of(m, node);
+  uint32_t loop = i == GL_MODEL__NONE ? GL_MODEL__NONE : hot_region(m, i);
+  if (loop == GL_MODEL__NONE) return false;
+  for (uint32_t j = loop + 1; j < m->ends[loop]; j++) {
+    const gl_model__rec *r = &m->nodes.data[j];
+    if (r->kind == GL_K_FUNCTION_DEFINITION || r->kind == GL_K_CLASS_DEFINITION || r->kind == GL_K_LAMBDA) {
+      j = m->ends[j] - 1;
+      continue;
+    }
+    if (r->kind != GL_K_CALL || (j <= i && i < m->ends[j]) || (i <= j && j < m->ends[i])) continue;
+    bool waits = (r->roles & GL_ROLE_SYNC) ||
+                 ((r->roles & GL_ROLE_D2H) && gl_model_needed_transfer(m, r->node));
+    if (waits && !conditional(m, loop, j)) return true;
+  }
+  return false;
+}
+
 /* True when call j reads a host clock (the timer role), records an event or reads an event's
  * elapsed time (by the callee's last name: an exemption, so a wider net is the safe side). */
 static bool times(const gl_model *m, uint32_t j) {

@@ -223,7 +223,7 @@ static void test_engine_lazy_equals_eager(void **state) {
   (void)state;
   gl_ruleset *set = builtin_all();
   const char *gpu = "import cupy as cp\nimport torch\nx = cp.zeros(3)\nfor i in range(3):\n"
-                    "    y = float(x.sum())\n    torch.cuda.synchronize()\n";
+                    "    y = float(x.sum())\nfor i in range(3):\n    torch.cuda.synchronize()\n";
   const char *texts[] = {gpu, gpu, "x = 1\n", gpu, gpu, gpu};
   tmpfiles t;
   files_write(&t, texts, 6);
