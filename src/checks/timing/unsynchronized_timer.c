@@ -2,7 +2,8 @@
  * Owns: finding the intervals a file measures (a closing clock read paired with an opening one
  *       through `t1 - t0`, `clock() - t0` or a `with Timer():` block whose class, defined in the
  *       file, reads a clock in __enter__ and __exit__), asking timer_scan.c whether GPU work
- *       runs unsynchronized in each, and the message naming the fix of that work's library.
+ *       runs unsynchronized in each, and the message naming the fix of that work's library;
+ *       per-iteration meters in loops that wait every iteration, which average right.
  * Not: the index itself (timer_scan.c), deduplication (match_run.c), printing.
  * Threads: each call builds and frees its own index; nothing shared is written. */
 #include "checks/checks_int.h"
@@ -117,6 +118,49 @@ static interval pair_of(const gl_tscan *s, TSNode sub, uint8_t kind) {
   return (interval){open, close};
 }
 
+/* ---- rolling timers in loops that wait ----------------------------------------------------------- */
+
+/* The innermost for / while statement whose body holds n, within n's def; null when none. */
+static TSNode loop_around(TSNode n) {
+  for (TSNode c = n, p = ts_node_parent(n); !ts_node_is_null(p); c = p, p = ts_node_parent(p)) {
+    if (GL_IS(p, function_definition) || GL_IS(p, lambda) || GL_IS(p, class_definition)) break;
+    const char *t = ts_node_type(p);
+    if ((!strcmp(t, "for_statement") || !strcmp(t, "while_statement")) &&
+        ts_node_eq(gl_parse_child(p, "body", 4), c))
+      return p;
+  }
+  return (TSNode){0};
+}
+
+/* True for a per-iteration meter that averages right: the interval closes in a loop whose body
+ * rebinds the opening name to a clock read after the close (`end = time.time()` last, so each
+ * interval spans one whole iteration), and the body waits for the device on every iteration (a
+ * sync or a device-to-host read not under an `if` of the body: `loss.item()`). Each interval
+ * then holds one wait for the work queued before it, so the intervals add up to the loop's time
+ * (imagenet's AverageMeter, a progress bar's ETA). */
+static bool rolling_meter(const gl_tscan *s, TSNode sub, const interval *iv) {
+  const gl_tevent *c = &s->events.data[iv->close];
+  TSNode loop = loop_around(c->node);
+  if (ts_node_is_null(loop)) return false;
+  TSNode body = gl_parse_child(loop, "body", 4);
+  uint32_t b0 = ts_node_start_byte(body), b1 = ts_node_end_byte(body);
+  TSNode right = strip_parens(gl_parse_child(sub, "right", 5));
+  uint32_t n0 = ts_node_start_byte(right), n1 = ts_node_end_byte(right);
+  bool rolls = false;
+  for (size_t i = 0; i < s->assigns.len && !rolls; i++) {
+    const gl_tassign *x = &s->assigns.data[i];
+    rolls = x->ev >= 0 && x->fn == c->fn && x->pos > c->pos && x->pos <= b1 &&
+            gl_tscan_same_text(s, n0, n1, x->name_start, x->name_end);
+  }
+  if (!rolls) return false;
+  for (size_t i = 0; i < s->events.len; i++) {
+    const gl_tevent *e = &s->events.data[i];
+    if (!(e->kind & GL_TEV_SYNC) || e->fn != c->fn || e->start < b0 || e->pos > b1) continue;
+    if (e->cond < 0 || s->conds.data[e->cond].start < b0) return true;
+  }
+  return false;
+}
+
 /* ---- GPU301 / GPU302 over subtractions --------------------------------------------------------- */
 
 static void check_pairs(const gl_check_ctx *ctx, const gl_tscan *s, uint8_t kind) {
@@ -128,7 +172,7 @@ static void check_pairs(const gl_check_ctx *ctx, const gl_tscan *s, uint8_t kind
     if (iv.open < 0) continue;
     const gl_tevent *o = &s->events.data[iv.open], *c = &s->events.data[iv.close];
     int32_t work = gl_tscan_region(s, o->pos, c->start, c->fn, c->start, kind == GL_TEV_CPU);
-    if (work < 0) continue;
+    if (work < 0 || (kind == GL_TEV_WALL && rolling_meter(s, s->subs.data[i], &iv))) continue;
     char *what = read_text(s, c->node);
     char *msg = kind == GL_TEV_CPU
                     ? gl_xasprintf("`%s` counts CPU time only, so the GPU work in this interval "
