@@ -34,7 +34,8 @@ static const char *type_of(const gl_model *m, uint32_t i) {
 }
 
 /* True when the condition subtree [c, end) reads like a frequency guard: it takes a remainder
- * (`step % N == 0`, `not i % 100`) or compares with an integer literal (`step == 0`). */
+ * (`step % N == 0`, `not i % 100`), compares with an integer literal (`step == 0`), or lets the
+ * first few iterations through (`i < 5`, `step <= 3`: debug output for the first N items). */
 static bool is_guard(const gl_model *m, uint32_t c) {
   uint32_t end = m->ends[c];
   for (uint32_t j = c; j < end; j++) {
@@ -44,15 +45,20 @@ static bool is_guard(const gl_model *m, uint32_t c) {
                                                          ts_tree_language(m->tree), "operator", 8));
       if (!ts_node_is_null(op) && strcmp(ts_node_type(op), "%") == 0) return true;
     } else if (r->kind == GL_K_COMPARISON_OPERATOR) {
-      bool eq = false, lit = false;
+      bool eq = false, lit = false, below = false;
       uint32_t n = ts_node_child_count(r->node);
       for (uint32_t k = 0; k < n; k++) {
         TSNode x = ts_node_child(r->node, k);
         const char *t = ts_node_type(x);
         if (!ts_node_is_named(x) && strcmp(t, "==") == 0) eq = true;
+        /* `name < 5` as the whole condition: a plain name below an integer literal */
+        if (j == c && n == 3 && k == 1 && (!strcmp(t, "<") || !strcmp(t, "<=")) &&
+            !strcmp(ts_node_type(ts_node_child(r->node, 0)), "identifier"))
+          below = true;
         if (strcmp(t, "integer") == 0) lit = true;
       }
-      if (eq && lit) return true;
+      if ((eq || below) && lit && (eq || !strcmp(ts_node_type(ts_node_child(r->node, 2)), "integer")))
+        return true;
     }
   }
   return false;
