@@ -84,6 +84,8 @@ typedef struct gl_api_entry {
                                 torch.nn.Module.forward): its body is hot in a derived class */
   bool partial;              /* returns its first argument with arguments bound ("partial": true:
                                 functools.partial): as a decorator it decorates as that does */
+  bool host_sink;            /* takes host data only ("host-sink": true: matplotlib.pyplot.*): a
+                                device-to-host copy passed to it is a transfer the code needs */
 } gl_api_entry;
 
 typedef struct gl_libmodels gl_libmodels;

@@ -284,6 +284,11 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
     if (!cJSON_IsBool(it)) err(c, off, "'per-step' must be true or false");
     else if (e->kind != GL_LM_METHOD) err(c, off, "'per-step' applies to methods only");
     else e->api.per_step = cJSON_IsTrue(it);
+  } else if (strcmp(it->string, "host-sink") == 0) {
+    if (!cJSON_IsBool(it)) err(c, off, "'host-sink' must be true or false");
+    else if (e->kind != GL_LM_FUNCTION && e->kind != GL_LM_WILDCARD)
+      err(c, off, "'host-sink' applies to functions only");
+    else e->api.host_sink = cJSON_IsTrue(it);
   } else if (strcmp(it->string, "partial") == 0) {
     if (!cJSON_IsBool(it)) err(c, off, "'partial' must be true or false");
     else if (e->kind != GL_LM_FUNCTION) err(c, off, "'partial' applies to functions only");
@@ -297,7 +302,7 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
 
 static bool is_entry_key(const char *k) {
   static const char *const keys[] = {"roles", "when", "result", "type", "decorates", "clock",
-                                     "per-step", "partial", "any-receiver"};
+                                     "per-step", "partial", "host-sink", "any-receiver"};
   for (size_t i = 0; i < COUNT(keys); i++)
     if (strcmp(k, keys[i]) == 0) return true;
   return false;
@@ -321,7 +326,7 @@ static uint32_t read_entry(jctx *c, const cJSON *v, const jcur *at, uint8_t kind
     if (!is_entry_key(it->string)) {
       err(c, m.key,
           "unknown key '%s' (expected roles, when, result, type, decorates, clock, per-step, "
-          "partial or any-receiver)",
+          "partial, host-sink or any-receiver)",
           it->string);
       continue;
     }

@@ -83,8 +83,9 @@ bool gl_model_hot(const gl_model *m, TSNode node);
 
 /* True when node, a device-to-host read, feeds host code that cannot take device data: its value
  * (through `.numpy()`, `.cpu()`, subscripts) is an argument of an environment's `step` (a call
- * `<...env...>.step(...)`), directly or through a name a later statement of the same block
- * passes to one. Such a copy per step is the loop's point, not a pitfall. */
+ * `<...env...>.step(...)`) or of a function the models mark "host-sink" (`plt.imshow`), directly
+ * or through a name a later statement of the same block passes to one. Such a copy per step is
+ * the loop's point, not a pitfall. */
 bool gl_model_needed_transfer(const gl_model *m, TSNode node);
 
 /* True when the loop whose iterations make node hot (the innermost for / while around it in its

@@ -477,6 +477,16 @@ static bool is_env_step(const gl_model *m, TSNode c) {
   return false;
 }
 
+/* True when call node c calls a function the models mark "host-sink" (plotting: it takes host
+ * data only). */
+static bool is_host_sink(const gl_model *m, TSNode c) {
+  if (!m->lm || ts_node_is_null(c) || strcmp(ts_node_type(c), "call") != 0) return false;
+  char q[128];
+  if (!gl_model_resolve(m, ts_node_child_by_field_id(c, m->f.function), q, sizeof(q))) return false;
+  const gl_api_entry *e = gl_libmodels_function(m->lm, q, strlen(q));
+  return e && e->host_sink;
+}
+
 /* The expression that carries node's value: up through `.numpy()`, `.cpu()`, `.tolist()`,
  * `.squeeze()`, subscripts and parentheses. */
 static TSNode carrier(const gl_model *m, TSNode n) {
@@ -509,12 +519,14 @@ static bool mentions(const gl_model *m, TSNode n, const char *s, size_t len) {
   return false;
 }
 
-/* True when statement s holds a call of an environment's step whose arguments mention name. */
+/* True when statement s holds a call of an environment's step, or of a host sink, whose arguments
+ * mention name. */
 static bool passes_to_env_step(const gl_model *m, TSNode s, const char *name, size_t len) {
   uint32_t i = gl_model__index_of(m, s);
   if (i == GL_MODEL__NONE) return false;
   for (uint32_t j = i; j < m->ends[i]; j++)
-    if (m->nodes.data[j].kind == GL_K_CALL && is_env_step(m, m->nodes.data[j].node) &&
+    if (m->nodes.data[j].kind == GL_K_CALL &&
+        (is_env_step(m, m->nodes.data[j].node) || is_host_sink(m, m->nodes.data[j].node)) &&
         mentions(m, ts_node_child_by_field_id(m->nodes.data[j].node, m->f.arguments), name, len))
       return true;
   return false;
@@ -526,7 +538,10 @@ bool gl_model_needed_transfer(const gl_model *m, TSNode node) {
   TSNode p = gl_model_parent_of(m, e);
   if (ts_node_is_null(p)) return false;
   if (!strcmp(ts_node_type(p), "keyword_argument")) p = gl_model_parent_of(m, p);
-  if (!strcmp(ts_node_type(p), "argument_list")) return is_env_step(m, gl_model_parent_of(m, p));
+  if (!strcmp(ts_node_type(p), "argument_list")) {
+    TSNode call = gl_model_parent_of(m, p);
+    return is_env_step(m, call) || is_host_sink(m, call);
+  }
   if (strcmp(ts_node_type(p), "assignment") != 0 ||
       !ts_node_eq(ts_node_child_by_field_id(p, m->f.right), e))
     return false;

@@ -291,7 +291,7 @@ static void test_unknown_keys(void **state) {
   expect_one(" \"description\"", " \"descripton\"", 2, 2,
              "unknown key 'descripton' (expected library, description, triggers, device-array, gpu-only-modules, functions or types)");
   expect_one("\"roles\": [\"timer\"]", "\"role\": [\"timer\"]", 12, 25,
-             "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step, partial or any-receiver)");
+             "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step, partial, host-sink or any-receiver)");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"host\", \"method\": {}}", 22, 39,
              "unknown key 'method' (expected provenance, traced, methods, attributes, subscript, operators or call)");
   expect_one("\"result\": \"device-spec\"", "\"result\": \"device-spec\", \"result\": \"host\"", 10, 44,
@@ -396,6 +396,14 @@ static void test_traced_and_partial(void **state) {
              "'partial' applies to functions only");
   expect_one("\"demo.device\": {", "\"demo.device\": {\"partial\": \"yes\", ", 10, 30,
              "'partial' must be true or false");
+  lm = load_edited("\"demo.device\": {", "\"demo.device\": {\"host-sink\": true, ");
+  assert_true(gl_libmodels_function_exact(lm, "demo.device", 11)->host_sink);
+  assert_false(gl_libmodels_function_exact(lm, "demo.jit", 8)->host_sink);
+  gl_libmodels_free(lm);
+  expect_one("\"demo.device\": {", "\"demo.device\": {\"host-sink\": 0, ", 10, 32,
+             "'host-sink' must be true or false");
+  expect_one("\"to\": {\"result\": \"to-arg\"}", "\"to\": {\"result\": \"to-arg\", \"host-sink\": true}", 17, 56,
+             "'host-sink' applies to functions only");
 }
 
 /* Errors after escaped quotes, braces and brackets inside strings still land on the right byte. */
