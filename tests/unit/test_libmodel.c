@@ -376,34 +376,38 @@ static void test_clock(void **state) {
              "'clock' applies to functions only");
 }
 
+/* A boolean function key (at `offset` in gl_api_entry): true where the model sets it, false
+ * elsewhere; a value that is not a boolean, or the key on a method, is an error at its position. */
+static void check_function_flag(const char *key, size_t offset) {
+  char edited[96], bad[96], on_method[96], msg[64];
+  int len = (int)strlen(key);
+  snprintf(edited, sizeof(edited), "\"demo.device\": {\"%s\": true, ", key);
+  gl_libmodels *lm = load_edited("\"demo.device\": {", edited);
+  assert_true(*((const bool *)((const char *)gl_libmodels_function_exact(lm, "demo.device", 11) + offset)));
+  assert_false(*((const bool *)((const char *)gl_libmodels_function_exact(lm, "demo.jit", 8) + offset)));
+  gl_libmodels_free(lm);
+  snprintf(bad, sizeof(bad), "\"demo.device\": {\"%s\": 0, ", key);
+  snprintf(msg, sizeof(msg), "'%s' must be true or false", key);
+  expect_one("\"demo.device\": {", bad, 10, 23 + len, msg);
+  snprintf(on_method, sizeof(on_method), "\"to\": {\"result\": \"to-arg\", \"%s\": true}", key);
+  snprintf(msg, sizeof(msg), "'%s' applies to functions only", key);
+  expect_one("\"to\": {\"result\": \"to-arg\"}", on_method, 17, 47 + len, msg);
+}
+
 /* "traced" marks a type whose defs run their body when traced; "partial" a function that
- * decorates as its first argument does. */
-static void test_traced_and_partial(void **state) {
+ * decorates as its first argument does; "host-sink" a function that takes host data only. */
+static void test_traced_partial_host_sink(void **state) {
   (void)state;
   gl_libmodels *lm = load_edited("\"demo.Kernel\": {\"call\"", "\"demo.Kernel\": {\"traced\": true, \"call\"");
   assert_true(gl_libmodels_type_traced(lm, gl_libmodels_type_id(lm, "demo.Kernel", 11)));
   assert_false(gl_libmodels_type_traced(lm, gl_libmodels_type_id(lm, "demo.array", 10)));
   assert_false(gl_libmodels_type_traced(lm, GL_TYPE_NONE));
   assert_false(gl_libmodels_type_traced(NULL, 0));
-  assert_false(gl_libmodels_function_exact(lm, "demo.jit", 8)->partial);
-  gl_libmodels_free(lm);
-  lm = load_edited("\"demo.device\": {", "\"demo.device\": {\"partial\": true, ");
-  assert_true(gl_libmodels_function_exact(lm, "demo.device", 11)->partial);
   gl_libmodels_free(lm);
   expect_one("\"demo.Kernel\": {\"call\"", "\"demo.Kernel\": {\"traced\": 1, \"call\"", 23, 29,
              "'traced' must be true or false");
-  expect_one("\"to\": {\"result\": \"to-arg\"}", "\"to\": {\"result\": \"to-arg\", \"partial\": true}", 17, 54,
-             "'partial' applies to functions only");
-  expect_one("\"demo.device\": {", "\"demo.device\": {\"partial\": \"yes\", ", 10, 30,
-             "'partial' must be true or false");
-  lm = load_edited("\"demo.device\": {", "\"demo.device\": {\"host-sink\": true, ");
-  assert_true(gl_libmodels_function_exact(lm, "demo.device", 11)->host_sink);
-  assert_false(gl_libmodels_function_exact(lm, "demo.jit", 8)->host_sink);
-  gl_libmodels_free(lm);
-  expect_one("\"demo.device\": {", "\"demo.device\": {\"host-sink\": 0, ", 10, 32,
-             "'host-sink' must be true or false");
-  expect_one("\"to\": {\"result\": \"to-arg\"}", "\"to\": {\"result\": \"to-arg\", \"host-sink\": true}", 17, 56,
-             "'host-sink' applies to functions only");
+  check_function_flag("partial", offsetof(gl_api_entry, partial));
+  check_function_flag("host-sink", offsetof(gl_api_entry, host_sink));
 }
 
 /* Errors after escaped quotes, braces and brackets inside strings still land on the right byte. */
@@ -818,7 +822,7 @@ int main(void) {
       cmocka_unit_test(test_duplicate_library),
       cmocka_unit_test(test_device_array_and_gpu_only),
       cmocka_unit_test(test_clock),
-      cmocka_unit_test(test_traced_and_partial),
+      cmocka_unit_test(test_traced_partial_host_sink),
       cmocka_unit_test(test_ruleset_feeds_models_folders_only),
       cmocka_unit_test(test_ruleset_model_errors),
       cmocka_unit_test(test_rules_dir_models),
