@@ -363,13 +363,23 @@ static uint32_t def_named(const gl_model *m, uint32_t i) {
   return GL_MODEL__NONE;
 }
 
+/* True when n is a call of a function the models mark "partial" (functools.partial). */
+static bool is_partial(const gl_model *m, TSNode n) {
+  if (ts_node_is_null(n) || strcmp(ts_node_type(n), "call") != 0) return false;
+  char q[128];
+  if (!gl_model_resolve(m, ts_node_child_by_field_id(n, m->f.function), q, sizeof(q))) return false;
+  const gl_api_entry *e = gl_libmodels_function(m->lm, q, strlen(q));
+  return e && e->partial;
+}
+
 static void set_traced(gl_model *m, uint32_t def) {
   if (!m->traced) m->traced = gl_xcalloc(m->nodes.len, 1);
   m->traced[def] = 1;
 }
 
 /* Fills m->traced: a def whose name a model types as traced (`@jax.jit`, `@torch.compile`,
- * `@partial(jax.jit, ...)`), a def wrapped by a call of that type (`step = jax.jit(step)`), then,
+ * `@partial(jax.jit, ...)`), a def wrapped by a call of that type (`step = jax.jit(step)`,
+ * `jax.pmap(partial(step, lr=lr))`), then,
  * round by round, a def every call of which lies in a traced def (a helper of a jitted step). */
 static void mark_traced_defs(gl_model *m) {
   for (uint32_t j = 0; j < m->nodes.len; j++) {
@@ -380,6 +390,8 @@ static void mark_traced_defs(gl_model *m) {
         set_traced(m, j);
     } else if (r->kind == GL_K_CALL && gl_libmodels_type_traced(m->lm, r->type)) {
       TSNode a0 = ts_node_named_child(ts_node_child_by_field_id(r->node, m->f.arguments), 0);
+      if (is_partial(m, a0))   /* jax.pmap(functools.partial(train_step, lr=lr)) */
+        a0 = ts_node_named_child(ts_node_child_by_field_id(a0, m->f.arguments), 0);
       uint32_t ai = gl_model__index_of(m, a0);
       uint32_t def = ai != GL_MODEL__NONE && m->nodes.data[ai].kind == GL_K_IDENTIFIER
                          ? def_named(m, ai) : GL_MODEL__NONE;
