@@ -257,6 +257,14 @@ static void check_kind(jctx *c, const gl_lm__entry *e, size_t when_off, size_t r
     err(c, result_off, "result '%s' does not apply to %s", result_names[e->api.result], k->noun);
 }
 
+/* A boolean entry key (it->string) into *out: an error at off when the value is not a boolean,
+ * or when the entry is not of the kind the key applies to (`ok` false; `kinds` names them). */
+static void read_flag(jctx *c, const cJSON *it, size_t off, bool ok, const char *kinds, bool *out) {
+  if (!cJSON_IsBool(it)) err(c, off, "'%s' must be true or false", it->string);
+  else if (!ok) err(c, off, "'%s' applies to %s only", it->string, kinds);
+  else *out = cJSON_IsTrue(it);
+}
+
 static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e) {
   int v;
   if (strcmp(it->string, "roles") == 0) {
@@ -281,22 +289,14 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
     if (v >= 0) e->api.clock = (uint8_t)(GL_CLOCK_WALL + v);
     if (v >= 0 && e->kind != GL_LM_FUNCTION) err(c, off, "'clock' applies to functions only");
   } else if (strcmp(it->string, "per-step") == 0) {
-    if (!cJSON_IsBool(it)) err(c, off, "'per-step' must be true or false");
-    else if (e->kind != GL_LM_METHOD) err(c, off, "'per-step' applies to methods only");
-    else e->api.per_step = cJSON_IsTrue(it);
+    read_flag(c, it, off, e->kind == GL_LM_METHOD, "methods", &e->api.per_step);
   } else if (strcmp(it->string, "host-sink") == 0) {
-    if (!cJSON_IsBool(it)) err(c, off, "'host-sink' must be true or false");
-    else if (e->kind != GL_LM_FUNCTION && e->kind != GL_LM_WILDCARD)
-      err(c, off, "'host-sink' applies to functions only");
-    else e->api.host_sink = cJSON_IsTrue(it);
+    read_flag(c, it, off, e->kind == GL_LM_FUNCTION || e->kind == GL_LM_WILDCARD, "functions",
+              &e->api.host_sink);
   } else if (strcmp(it->string, "partial") == 0) {
-    if (!cJSON_IsBool(it)) err(c, off, "'partial' must be true or false");
-    else if (e->kind != GL_LM_FUNCTION) err(c, off, "'partial' applies to functions only");
-    else e->api.partial = cJSON_IsTrue(it);
+    read_flag(c, it, off, e->kind == GL_LM_FUNCTION, "functions", &e->api.partial);
   } else if (strcmp(it->string, "any-receiver") == 0) {
-    if (!cJSON_IsBool(it)) err(c, off, "'any-receiver' must be true or false");
-    else if (e->kind != GL_LM_METHOD) err(c, off, "'any-receiver' applies to methods only");
-    else e->api.any_receiver = cJSON_IsTrue(it);
+    read_flag(c, it, off, e->kind == GL_LM_METHOD, "methods", &e->api.any_receiver);
   }
 }
 
