@@ -103,7 +103,7 @@ def read_labels(path):
                 val = val.strip()
                 if key == "scope":
                     repo["scope"].append(val)
-                elif key in ("repo", "commit", "kind"):
+                elif key in ("repo", "commit", "kind", "half"):
                     repo[key] = val
                 continue
             cols = line.split("\t")
@@ -128,6 +128,8 @@ def read_labels(path):
             raise LabelError(f"{path}: missing '# {key}:' header")
     if repo["kind"] not in KINDS:
         raise LabelError(f"{path}: unknown kind {repo['kind']!r}")
+    if repo.get("half", "tune") not in ("tune", "held"):
+        raise LabelError(f"{path}: '# half:' must be tune or held, not {repo['half']!r}")
     if not seen_header:
         raise LabelError(f"{path}: no column header line")
     for lab in repo["labels"]:
@@ -142,9 +144,12 @@ def load_corpus():
 
 
 def assign_halves(repos):
+    """A repository keeps the half its '# half:' header pins; the rest alternate within each kind
+    (sorted by the SHA-256 of owner/name), so adding a repository never moves an existing one."""
     by_kind = defaultdict(list)
     for r in repos:
-        by_kind[r["kind"]].append(r)
+        if "half" not in r:
+            by_kind[r["kind"]].append(r)
     for rs in by_kind.values():
         rs.sort(key=lambda r: hashlib.sha256(r["repo"].encode()).hexdigest())
         for i, r in enumerate(rs):
