@@ -144,17 +144,26 @@ def load_corpus():
 
 
 def assign_halves(repos):
-    """A repository keeps the half its '# half:' header pins; the rest alternate within each kind
-    (sorted by the SHA-256 of owner/name), so adding a repository never moves an existing one."""
+    """A repository keeps the half its '# half:' header pins. Within each kind, the unpinned ones,
+    sorted by the SHA-256 of owner/name, each go to the half with fewer repositories of the kind
+    so far, and on a tie to the half the parity of the hash's first byte picks: adding a
+    repository never moves an existing one, and the halves stay balanced within each kind."""
     by_kind = defaultdict(list)
+    count = defaultdict(lambda: {"tune": 0, "held": 0})
     for r in repos:
-        if "half" not in r:
+        if "half" in r:
+            count[r["kind"]][r["half"]] += 1
+        else:
             by_kind[r["kind"]].append(r)
-    for rs in by_kind.values():
+    for kind, rs in by_kind.items():
         rs.sort(key=lambda r: hashlib.sha256(r["repo"].encode()).hexdigest())
-        for i, r in enumerate(rs):
-            r["half"] = "tune" if i % 2 == 0 else "held"
-
+        for r in rs:
+            c = count[kind]
+            if c["tune"] != c["held"]:
+                r["half"] = "tune" if c["tune"] < c["held"] else "held"
+            else:
+                r["half"] = "held" if hashlib.sha256(r["repo"].encode()).digest()[0] % 2 else "tune"
+            c[r["half"]] += 1
 
 def extract(repo, mirror, work):
     """The scoped files of repo at its commit, under work/<file stem>/; returns that folder."""
