@@ -1,5 +1,5 @@
 /* model_freq.c: how often a node in a loop runs (model.h gl_model_hot), and reads a loop needs
- *       (gl_model_needed_transfer: host code such as an environment's step takes the result).
+ *       (gl_model_drained: the loop already waits for the device every iteration).
  * Owns: the innermost loop of a node (for / while body; a comprehension is always hot), the
  *       guards between them (`if step % N == 0`, `if i == 0`, a block that ends in break /
  *       return / raise), cold loops (a literal trip count: `range(3)`, a literal tuple or list),
@@ -223,7 +223,28 @@ static bool in_traced_def(const gl_model *m, uint32_t i) {
   return false;
 }
 
+/* True when the bytes [s, s + len) start with prefix. */
+static bool starts_with(const char *s, size_t len, const char *prefix) {
+  size_t n = strlen(prefix);
+  return len >= n && memcmp(s, prefix, n) == 0;
+}
+
+/* True when the file is a test module by pytest's conventions (test_*.py, *_test.py,
+ * conftest.py): its loops run once per test run, not on a training step. */
+static bool test_module(const gl_model *m) {
+  const char *path = m->src ? m->src->path : NULL;
+  if (!path) return false;
+  const char *base = strrchr(path, '/');
+  base = base ? base + 1 : path;
+  size_t len = strlen(base);
+  return starts_with(base, len, "test_") || !strcmp(base, "conftest.py") ||
+         (len > 8 && !strcmp(base + len - 8, "_test.py"));
+}
+
 static bool hot_at(const gl_model *m, uint32_t i) {
+  /* a def named test... in a training script is often its evaluation loop (`def test(model,
+   * loader)`, `test_epoch`): only the file name tells a test module apart */
+  if (m->test_module) return false;
   /* a loop in a traced def is not a loop at run time: only the def's own calls can make i hot */
   bool traced = in_traced_def(m, i);
   bool in_loop = (m->nodes.data[i].flags & GL_REC_IN_LOOP) && !traced;
@@ -421,6 +442,7 @@ static void mark_traced_defs(gl_model *m) {
 }
 
 void gl_model__calls_finish(gl_model *m) {
+  m->test_module = test_module(m);
   find_captured_loops(m);
   mark_per_step_methods(m);
   mark_traced_defs(m);
@@ -473,116 +495,6 @@ void gl_model__calls_finish(gl_model *m) {
     if (!changed) break;
   }
   free(decided);
-}
-
-/* ---- needed transfers -------------------------------------------------------------------------- */
-
-/* True when call node c is `<...env...>.step(...)`: an environment's step, host code that takes
- * host data (Gym, Gymnasium and their vector wrappers). */
-static bool is_env_step(const gl_model *m, TSNode c) {
-  if (ts_node_is_null(c) || strcmp(ts_node_type(c), "call") != 0) return false;
-  size_t len;
-  const char *s = gl_model__text(m, ts_node_child_by_field_id(c, m->f.function), &len);
-  if (len < 5 || memcmp(s + len - 5, ".step", 5) != 0) return false;
-  for (size_t j = 0; j + 3 <= len - 5; j++)
-    if (memcmp(s + j, "env", 3) == 0) return true;
-  return false;
-}
-
-/* True when call node c calls a function the models mark "host-sink" (plotting: it takes host
- * data only). */
-static bool is_host_sink(const gl_model *m, TSNode c) {
-  if (!m->lm || ts_node_is_null(c) || strcmp(ts_node_type(c), "call") != 0) return false;
-  char q[128];
-  if (!gl_model_resolve(m, ts_node_child_by_field_id(c, m->f.function), q, sizeof(q))) return false;
-  const gl_api_entry *e = gl_libmodels_function(m->lm, q, strlen(q));
-  return e && e->host_sink;
-}
-
-/* The expression that carries node's value: up through `.numpy()`, `.cpu()`, `.tolist()`,
- * `.squeeze()`, subscripts and parentheses. */
-static TSNode carrier(const gl_model *m, TSNode n) {
-  for (;;) {
-    TSNode p = gl_model_parent_of(m, n);
-    if (ts_node_is_null(p)) return n;
-    const char *t = ts_node_type(p);
-    if (!strcmp(t, "attribute") || !strcmp(t, "subscript") || !strcmp(t, "parenthesized_expression")) {
-      n = p;
-      continue;
-    }
-    if (!strcmp(t, "call") && ts_node_eq(ts_node_child_by_field_id(p, m->f.function), n)) {
-      n = p;   /* x.cpu().numpy(): the attribute was the callee */
-      continue;
-    }
-    return n;
-  }
-}
-
-/* True when the subtree of n holds an identifier with the text s[0, len). */
-static bool mentions(const gl_model *m, TSNode n, const char *s, size_t len) {
-  uint32_t i = gl_model__index_of(m, n);
-  if (i == GL_MODEL__NONE) return false;
-  for (uint32_t j = i; j < m->ends[i]; j++) {
-    if (m->nodes.data[j].kind != GL_K_IDENTIFIER) continue;
-    size_t l;
-    const char *t = gl_model__text(m, m->nodes.data[j].node, &l);
-    if (l == len && memcmp(t, s, len) == 0) return true;
-  }
-  return false;
-}
-
-/* True when statement s holds a call of an environment's step, or of a host sink, whose arguments
- * mention name. */
-static bool passes_to_env_step(const gl_model *m, TSNode s, const char *name, size_t len) {
-  uint32_t i = gl_model__index_of(m, s);
-  if (i == GL_MODEL__NONE) return false;
-  for (uint32_t j = i; j < m->ends[i]; j++)
-    if (m->nodes.data[j].kind == GL_K_CALL &&
-        (is_env_step(m, m->nodes.data[j].node) || is_host_sink(m, m->nodes.data[j].node)) &&
-        mentions(m, ts_node_child_by_field_id(m->nodes.data[j].node, m->f.arguments), name, len))
-      return true;
-  return false;
-}
-
-bool gl_model_needed_transfer(const gl_model *m, TSNode node) {
-  if (!m || ts_node_is_null(node)) return false;
-  TSNode e = carrier(m, node);
-  TSNode p = gl_model_parent_of(m, e);
-  if (ts_node_is_null(p)) return false;
-  if (!strcmp(ts_node_type(p), "keyword_argument")) p = gl_model_parent_of(m, p);
-  if (!strcmp(ts_node_type(p), "argument_list")) {
-    TSNode call = gl_model_parent_of(m, p);
-    return is_env_step(m, call) || is_host_sink(m, call);
-  }
-  if (strcmp(ts_node_type(p), "assignment") != 0 ||
-      !ts_node_eq(ts_node_child_by_field_id(p, m->f.right), e))
-    return false;
-  TSNode target = ts_node_child_by_field_id(p, m->f.left);
-  if (strcmp(ts_node_type(target), "identifier") != 0) return false;
-  size_t len;
-  const char *name = gl_model__text(m, target, &len);
-  /* a later statement of the same block passes the name to an environment's step, or of a block
-   * around it up to the innermost loop or def: `if explore: a = sample() else: a = q.argmax()
-   * .cpu().numpy()` then `envs.step(a)` after the `if` */
-  for (TSNode stmt = gl_model_parent_of(m, p); !ts_node_is_null(stmt);) {
-    for (TSNode s = ts_node_next_named_sibling(stmt); !ts_node_is_null(s); s = ts_node_next_named_sibling(s))
-      if (passes_to_env_step(m, s, name, len)) return true;
-    TSNode block = gl_model_parent_of(m, stmt);
-    TSNode owner = ts_node_is_null(block) ? block : gl_model_parent_of(m, block);
-    /* else / elif / except / finally clauses hang under their statement */
-    while (!ts_node_is_null(owner) && (!strcmp(ts_node_type(owner), "else_clause") ||
-                                       !strcmp(ts_node_type(owner), "elif_clause") ||
-                                       !strcmp(ts_node_type(owner), "except_clause") ||
-                                       !strcmp(ts_node_type(owner), "finally_clause")))
-      owner = gl_model_parent_of(m, owner);
-    if (ts_node_is_null(owner) || strcmp(ts_node_type(block), "block") != 0) break;
-    const char *t = ts_node_type(owner);
-    if (strcmp(t, "if_statement") != 0 && strcmp(t, "try_statement") != 0 &&
-        strcmp(t, "with_statement") != 0)
-      break; /* the loop's body (or a def's) is the outermost block searched */
-    stmt = owner;
-  }
-  return false;
 }
 
 /* The loop whose iterations make node i hot: the innermost for / while statement whose body
