@@ -383,6 +383,10 @@ gl_prov gl_libmodels_type_prov(const gl_libmodels *lm, uint16_t type) {
   return lm && type < lm->types.len ? lm->types.data[type].prov : GL_PROV_UNKNOWN;
 }
 
+bool gl_libmodels_type_explicit_work(const gl_libmodels *lm, uint16_t type) {
+  return lm && type < lm->types.len && lm->types.data[type].explicit_work;
+}
+
 bool gl_libmodels_type_traced(const gl_libmodels *lm, uint16_t type) {
   return lm && type < lm->types.len && lm->types.data[type].traced;
 }

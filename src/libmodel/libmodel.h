@@ -130,6 +130,11 @@ gl_prov gl_libmodels_type_prov(const gl_libmodels *lm, uint16_t type);
  * torch.compile) runs its Python body when the library traces it, once per new input shape,
  * not on every call: a loop in it is unrolled into one compiled program. */
 bool gl_libmodels_type_traced(const gl_libmodels *lm, uint16_t type);
+/* True for a type whose model says "explicit-work": its entries give the gpu-work role to every
+ * call and operation that launches device work, so one without it launches none (cuDF's
+ * `df.head()`, a column selection `df[cols]`). Other types' models leave gpu-work out where
+ * the result's provenance says it (torch.json), so a check infers work from device results. */
+bool gl_libmodels_type_explicit_work(const gl_libmodels *lm, uint16_t type);
 size_t gl_libmodels_count(const gl_libmodels *lm);   /* number of model files */
 /* The "triggers" words of every model file (the prefilter adds them to the packs' words). */
 const char *const *gl_libmodels_triggers(const gl_libmodels *lm, size_t *count);

@@ -49,6 +49,7 @@ typedef struct gl_lm__type {
   gl_lm__pos at;
   gl_prov prov;
   bool traced;     /* "traced": a def of this type runs its body when traced, not per call */
+  bool explicit_work; /* "explicit-work": an entry without the gpu-work role launches nothing */
   uint32_t subscript, operators, call;  /* entry index + 1, or 0 */
 } gl_lm__type;
 

@@ -391,6 +391,9 @@ static void read_type_key(jctx *c, const cJSON *it, const jcur *m, uint16_t id) 
   } else if (strcmp(k, "traced") == 0) {
     if (!cJSON_IsBool(it)) err(c, m->val, "'traced' must be true or false");
     else c->lm->types.data[id].traced = cJSON_IsTrue(it);
+  } else if (strcmp(k, "explicit-work") == 0) {
+    if (!cJSON_IsBool(it)) err(c, m->val, "'explicit-work' must be true or false");
+    else c->lm->types.data[id].explicit_work = cJSON_IsTrue(it);
   } else if (strcmp(k, "methods") == 0) {
     read_members(c, it, m->val, GL_LM_METHOD, id);
   } else if (strcmp(k, "attributes") == 0) {
@@ -403,8 +406,8 @@ static void read_type_key(jctx *c, const cJSON *it, const jcur *m, uint16_t id) 
     c->lm->types.data[id].call = read_entry(c, it, m, GL_LM_CALL, id, NULL);
   } else {
     err(c, m->key,
-        "unknown key '%s' (expected provenance, traced, methods, attributes, subscript, operators "
-        "or call)", k);
+        "unknown key '%s' (expected provenance, traced, explicit-work, methods, attributes, "
+        "subscript, operators or call)", k);
   }
 }
 

@@ -293,7 +293,7 @@ static void test_unknown_keys(void **state) {
   expect_one("\"roles\": [\"timer\"]", "\"role\": [\"timer\"]", 12, 25,
              "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step, partial, host-sink or any-receiver)");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"host\", \"method\": {}}", 22, 39,
-             "unknown key 'method' (expected provenance, traced, methods, attributes, subscript, operators or call)");
+             "unknown key 'method' (expected provenance, traced, explicit-work, methods, attributes, subscript, operators or call)");
   expect_one("\"result\": \"device-spec\"", "\"result\": \"device-spec\", \"result\": \"host\"", 10, 44,
              "duplicate key 'result'");
   expect_one("\"types\": {", "\"library\": \"demo\", \"types\": {", 14, 2, "duplicate key 'library'");
@@ -408,6 +408,19 @@ static void test_traced_partial_host_sink(void **state) {
              "'traced' must be true or false");
   check_function_flag("partial", offsetof(gl_api_entry, partial));
   check_function_flag("host-sink", offsetof(gl_api_entry, host_sink));
+}
+
+/* "explicit-work" marks a type whose entries say gpu-work wherever work is launched. */
+static void test_explicit_work(void **state) {
+  (void)state;
+  gl_libmodels *lm = load_edited("\"demo.Kernel\": {\"call\"", "\"demo.Kernel\": {\"explicit-work\": true, \"call\"");
+  assert_true(gl_libmodels_type_explicit_work(lm, gl_libmodels_type_id(lm, "demo.Kernel", 11)));
+  assert_false(gl_libmodels_type_explicit_work(lm, gl_libmodels_type_id(lm, "demo.array", 10)));
+  assert_false(gl_libmodels_type_explicit_work(lm, GL_TYPE_NONE));
+  assert_false(gl_libmodels_type_explicit_work(NULL, 0));
+  gl_libmodels_free(lm);
+  expect_one("\"demo.Kernel\": {\"call\"", "\"demo.Kernel\": {\"explicit-work\": \"yes\", \"call\"", 23, 36,
+             "'explicit-work' must be true or false");
 }
 
 /* Errors after escaped quotes, braces and brackets inside strings still land on the right byte. */
@@ -823,6 +836,7 @@ int main(void) {
       cmocka_unit_test(test_device_array_and_gpu_only),
       cmocka_unit_test(test_clock),
       cmocka_unit_test(test_traced_partial_host_sink),
+      cmocka_unit_test(test_explicit_work),
       cmocka_unit_test(test_ruleset_feeds_models_folders_only),
       cmocka_unit_test(test_ruleset_model_errors),
       cmocka_unit_test(test_rules_dir_models),

@@ -214,9 +214,12 @@ static void collect_sites(wstate *st, uint32_t i) {
 }
 
 /* True when t2 closes a region opened by t1: t2 lies in the block holding t1's statement, after
- * that statement; the region does not repeat in a loop. */
+ * that statement; the region does not repeat in a loop, and neither does its end: a clock read
+ * in a loop the start is not in is a periodic log (steps per second every N steps), whose first
+ * window holding the compilation is not a benchmark's figure. */
 static bool region_ok(wstate *st, const site *t1, const site *t2) {
-  if (gl_model_in_loop(st->ctx->model, t1->call)) return false;
+  if (gl_model_in_loop(st->ctx->model, t1->call) || gl_model_in_loop(st->ctx->model, t2->call))
+    return false;
   if (!gl_check__ancestors(st->ctx->model, t1->call, &st->chain)) return false;
   for (size_t k = st->chain.len - 1; k > 0; k--) {
     TSNode p = st->chain.data[k - 1], stmt = st->chain.data[k];
@@ -292,7 +295,32 @@ static size_t first_jit(const wstate *st, uint32_t scope, uint32_t byte) {
   return lo;
 }
 
+/* True when the bytes [a, b) of src mention word, ASCII case ignored. */
+static bool mentions_word(const gl_source *src, uint32_t a, uint32_t b, const char *word) {
+  size_t n = strlen(word);
+  for (uint32_t i = a; i + n <= b; i++) {
+    size_t k = 0;
+    while (k < n && (src->bytes[i + k] | 0x20) == word[k]) k++;
+    if (k == n) return true;
+  }
+  return false;
+}
+
+/* True when the statement that reads the closing clock says it times the compilation or the
+ * warm-up on purpose (`compile_s = time.time() - t0`, `print("warm-up took", ...)`). */
+static bool timed_on_purpose(wstate *st, const site *t2) {
+  if (!gl_check__ancestors(st->ctx->model, t2->call, &st->chain)) return false;
+  for (size_t k = st->chain.len - 1; k > 0; k--) {
+    TSNode p = st->chain.data[k - 1], stmt = st->chain.data[k];
+    if (!GL_IS(p, block) && !GL_IS(p, module)) continue;
+    uint32_t a = ts_node_start_byte(stmt), b = ts_node_end_byte(stmt);
+    return mentions_word(st->ctx->src, a, b, "compil") || mentions_word(st->ctx->src, a, b, "warm");
+  }
+  return false;
+}
+
 static void check_region(wstate *st, const site *t1, const site *t2) {
+  if (timed_on_purpose(st, t2)) return;
   uint32_t from = ts_node_end_byte(t1->call), to = ts_node_start_byte(t2->call);
   size_t begin = first_jit(st, t1->scope, from);
   for (size_t i = begin; i < st->jits.len; i++) {

@@ -102,15 +102,23 @@ static uint8_t extra_clock_kind(const gl_tscan *s, TSNode call) {
   return 0;
 }
 
+/* True when the model of n's type says which of its calls and operations launch work
+ * ("explicit-work"): the roles alone then tell work apart (cuDF's `df.head()` launches none). */
+static bool explicit_work(const gl_tscan *s, TSNode n) {
+  return !ts_node_is_null(n) &&
+         gl_libmodels_type_explicit_work(gl_model_libmodels(s->model), gl_model_type(s->model, n));
+}
+
 /* A call that returns device data from a GPU library function (`torch.matmul(a, b)`) or a
  * method of a device value (`t.sum()`): models such as torch.json give these a device result
- * but no gpu-work role. A function of the file returning device data is not counted. */
+ * but no gpu-work role. A function of the file returning device data is not counted, nor a
+ * method of a receiver whose model says explicit-work. */
 static bool library_device_call(const gl_tscan *s, TSNode call) {
   if (gl_model_prov(s->model, call) != GL_PROV_DEVICE) return false;
   TSNode fn = gl_parse_child(call, "function", 8);
-  if (GL_IS(fn, attribute) &&
-      gl_model_prov(s->model, gl_parse_child(fn, "object", 6)) == GL_PROV_DEVICE)
-    return true;
+  TSNode obj = GL_IS(fn, attribute) ? gl_parse_child(fn, "object", 6) : (TSNode){0};
+  if (!ts_node_is_null(obj) && gl_model_prov(s->model, obj) == GL_PROV_DEVICE)
+    return !explicit_work(s, obj);
   char q[QNAME_CAP];
   return !ts_node_is_null(fn) && gl_model_resolve(s->model, fn, q, sizeof q) &&
          lib_of_qname(q, strlen(q)) != GL_TLIB_NONE;
@@ -131,7 +139,9 @@ static uint8_t classify(const gl_tscan *s, TSNode n, TSSymbol sym) {
             GL_HAS(sym, comparison_operator) || GL_HAS(sym, subscript) ||
             GL_HAS(sym, augmented_assignment);
   if (!op) return 0;
-  if ((roles & work) || gl_model_prov(s->model, n) == GL_PROV_DEVICE) return GL_TEV_WORK;
+  if (roles & work) return GL_TEV_WORK;
+  TSNode operand = GL_HAS(sym, subscript) ? gl_parse_child(n, "value", 5) : (TSNode){0};
+  if (gl_model_prov(s->model, n) == GL_PROV_DEVICE && !explicit_work(s, operand)) return GL_TEV_WORK;
   return 0;
 }
 

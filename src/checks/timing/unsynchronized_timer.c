@@ -137,7 +137,8 @@ static TSNode loop_around(TSNode n) {
  * interval spans one whole iteration), and the body waits for the device on every iteration (a
  * sync or a device-to-host read not under an `if` of the body: `loss.item()`). Each interval
  * then holds one wait for the work queued before it, so the intervals add up to the loop's time
- * (imagenet's AverageMeter, a progress bar's ETA). */
+ * (imagenet's AverageMeter, a progress bar's ETA). Or the close runs only now and then (a
+ * throughput log every N steps), so each interval spans a window of many iterations. */
 static bool rolling_meter(const gl_tscan *s, TSNode sub, const interval *iv) {
   const gl_tevent *c = &s->events.data[iv->close];
   TSNode loop = loop_around(c->node);
@@ -153,6 +154,10 @@ static bool rolling_meter(const gl_tscan *s, TSNode sub, const interval *iv) {
             gl_tscan_same_text(s, n0, n1, x->name_start, x->name_end);
   }
   if (!rolls) return false;
+  /* a window of many steps: the read runs now and then (`if (step + 1) % log_every == 0`), and
+   * the host runs ahead of the device by a bounded launch queue at most, so the window's time is
+   * the device's time within that queue */
+  if (s->model && !gl_model_hot(s->model, c->node)) return true;
   for (size_t i = 0; i < s->events.len; i++) {
     const gl_tevent *e = &s->events.data[i];
     if (!(e->kind & GL_TEV_SYNC) || e->fn != c->fn || e->start < b0 || e->pos > b1) continue;
