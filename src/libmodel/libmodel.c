@@ -333,6 +333,13 @@ const gl_api_entry *gl_libmodels_method(const gl_libmodels *lm, uint16_t type, c
   return member(lm, GL_LM_METHOD, type, name, len);
 }
 
+const gl_api_entry *gl_libmodels_method_exact(const gl_libmodels *lm, uint16_t type, const char *name,
+                                              size_t len) {
+  if (!lm || !lm->frozen || type >= lm->types.len || !name) return NULL;
+  uint32_t v = find_entry(lm, GL_LM_METHOD, type, name, len);
+  return v ? &lm->entries.data[v - 1].api : NULL;
+}
+
 const gl_api_entry *gl_libmodels_any_receiver_method(const gl_libmodels *lm, const char *name,
                                                      size_t len, uint16_t *owner) {
   if (!lm || !lm->frozen || !name) return NULL;

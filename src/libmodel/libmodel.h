@@ -86,6 +86,10 @@ typedef struct gl_api_entry {
                                 functools.partial): as a decorator it decorates as that does */
   bool host_sink;            /* takes host data only ("host-sink": true: matplotlib.pyplot.*): a
                                 device-to-host copy passed to it is a transfer the code needs */
+  uint8_t device_params;     /* a per-step method the framework calls with device data in its
+                                first N parameters after self ("device-params": N: Lightning's
+                                training_step(self, batch, batch_idx) gets the batch on the
+                                accelerator) */
 } gl_api_entry;
 
 typedef struct gl_libmodels gl_libmodels;
@@ -111,6 +115,9 @@ const gl_api_entry *gl_libmodels_function(const gl_libmodels *lm, const char *qu
 /* Exact names only: no wildcard. */
 const gl_api_entry *gl_libmodels_function_exact(const gl_libmodels *lm, const char *qualified, size_t len);
 const gl_api_entry *gl_libmodels_method(const gl_libmodels *lm, uint16_t type, const char *name, size_t len);
+/* A method the type lists by its name, not through its "*" entry. */
+const gl_api_entry *gl_libmodels_method_exact(const gl_libmodels *lm, uint16_t type, const char *name,
+                                              size_t len);
 /* A method marked "any-receiver" named name, and the type that defines it (*owner); NULL when
  * none. */
 const gl_api_entry *gl_libmodels_any_receiver_method(const gl_libmodels *lm, const char *name,

@@ -295,6 +295,14 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
               &e->api.host_sink);
   } else if (strcmp(it->string, "partial") == 0) {
     read_flag(c, it, off, e->kind == GL_LM_FUNCTION, "functions", &e->api.partial);
+  } else if (strcmp(it->string, "device-params") == 0) {
+    if (!cJSON_IsNumber(it) || it->valuedouble < 0 || it->valuedouble > 8 ||
+        it->valuedouble != (double)(int)it->valuedouble)
+      err(c, off, "'device-params' must be an integer from 0 to 8");
+    else if (e->kind != GL_LM_METHOD)
+      err(c, off, "'device-params' applies to methods only");
+    else
+      e->api.device_params = (uint8_t)it->valueint;
   } else if (strcmp(it->string, "any-receiver") == 0) {
     read_flag(c, it, off, e->kind == GL_LM_METHOD, "methods", &e->api.any_receiver);
   }
@@ -302,7 +310,8 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
 
 static bool is_entry_key(const char *k) {
   static const char *const keys[] = {"roles", "when", "result", "type", "decorates", "clock",
-                                     "per-step", "partial", "host-sink", "any-receiver"};
+                                     "per-step", "partial", "host-sink", "any-receiver",
+                                     "device-params"};
   for (size_t i = 0; i < COUNT(keys); i++)
     if (strcmp(k, keys[i]) == 0) return true;
   return false;
@@ -326,7 +335,7 @@ static uint32_t read_entry(jctx *c, const cJSON *v, const jcur *at, uint8_t kind
     if (!is_entry_key(it->string)) {
       err(c, m.key,
           "unknown key '%s' (expected roles, when, result, type, decorates, clock, per-step, "
-          "partial, host-sink or any-receiver)",
+          "partial, host-sink, any-receiver or device-params)",
           it->string);
       continue;
     }

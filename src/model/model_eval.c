@@ -324,7 +324,9 @@ static const gl_api_entry *typed_method(gl_prov_pass *pp, const gl_pframe *f, us
   if (recv.type == GL_TYPE_NONE) return NULL;
   size_t len;
   const char *name = node_text(pp, f->meth, &len);
-  const gl_api_entry *e = gl_libmodels_method(pp->lm, recv.type, name, len);
+  /* by its own name only: `torch.nn.functional` is typed by the "torch.nn.*" wildcard, and a
+   * module's "*" method must not hide "torch.nn.functional.*" */
+  const gl_api_entry *e = gl_libmodels_method_exact(pp->lm, recv.type, name, len);
   if (e) {
     u->recv = recv;
     u->has_recv = true;

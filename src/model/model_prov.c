@@ -438,16 +438,25 @@ static gl_pval device_walk_value(gl_prov_pass *pp, uint32_t j, bool first, bool 
 }
 
 /* Parameters bind in the function's scope: annotated ones to the annotation's type and its
- * provenance, all others to unknown (in a device walk: device_walk_value). The parameters are
- * children of the def's `parameters` node in the index. */
-static void bind_parameters(gl_prov_pass *pp, uint32_t params, uint32_t scope, bool method) {
+ * provenance, the first ndev after the first (self, ctx) to device data (a framework's per-step
+ * method: per_step_device_params), all others to unknown (in a device walk:
+ * device_walk_value). The parameters are children of the def's `parameters` node in the index. */
+static void bind_parameters(gl_prov_pass *pp, uint32_t params, uint32_t scope, bool method,
+                            unsigned ndev) {
   const gl_model__fields *fd = &pp->m->f;
   bool first = true;
+  unsigned pos = 0;
   for (uint32_t j = params + 1; j < pp->end[params]; j = pp->end[j]) {
     TSNode p = pp->m->nodes.data[j].node;
-    gl_pval v = pp->hypo ? device_walk_value(pp, j, first, method) : gl_pval_unknown();
     gl_model__kind k = (gl_model__kind)pp->m->nodes.data[j].kind;
-    if (k != GL_K_COMMENT) first = false;
+    gl_pval v = pp->hypo ? device_walk_value(pp, j, first, method) : gl_pval_unknown();
+    if (k != GL_K_COMMENT && pos >= 1 && pos <= ndev &&
+        (k == GL_K_IDENTIFIER || k == GL_K_DEFAULT_PARAMETER))
+      v = (gl_pval){pp->dev_type, GL_PROV_DEVICE};
+    if (k != GL_K_COMMENT) {
+      first = false;
+      pos++;
+    }
     switch (k) {
       case GL_K_TYPED_PARAMETER:
         bind_parameter(pp, ts_node_named_child(p, 0),
@@ -467,14 +476,30 @@ static void bind_parameters(gl_prov_pass *pp, uint32_t params, uint32_t scope, b
   }
 }
 
-/* True when def (a function_definition) sits directly in a class body. */
-static bool is_method(const gl_prov_pass *pp, uint32_t def) {
+/* The class whose body holds def directly, or GL_MODEL__NONE. */
+static uint32_t class_of(const gl_prov_pass *pp, uint32_t def) {
   const gl_model *m = pp->m;
   uint32_t p = m->nodes.data[def].parent;
   if (p != GL_MODEL__NONE && m->nodes.data[p].kind == GL_K_DECORATED_DEFINITION) p = m->nodes.data[p].parent;
-  if (p == GL_MODEL__NONE || m->nodes.data[p].kind != GL_K_BLOCK) return false;
+  if (p == GL_MODEL__NONE || m->nodes.data[p].kind != GL_K_BLOCK) return GL_MODEL__NONE;
   p = m->nodes.data[p].parent;
-  return p != GL_MODEL__NONE && m->nodes.data[p].kind == GL_K_CLASS_DEFINITION;
+  return p != GL_MODEL__NONE && m->nodes.data[p].kind == GL_K_CLASS_DEFINITION ? p : GL_MODEL__NONE;
+}
+
+/* How many parameters after the first a framework passes device data in, when def is a method
+ * of a class the module walk typed (`class Lit(L.LightningModule)`) and the model of that
+ * class's instances gives the method "device-params" (training_step's batch). */
+static unsigned per_step_device_params(const gl_prov_pass *pp, uint32_t def, uint32_t cls) {
+  const gl_model *m = pp->m;
+  uint32_t ni = gl_model__index_of(m, ts_node_child_by_field_id(m->nodes.data[cls].node, m->f.name));
+  uint16_t t = ni == GL_MODEL__NONE ? GL_TYPE_NONE : m->nodes.data[ni].type;
+  if (t == GL_TYPE_NONE) return 0;
+  const gl_api_entry *call = gl_libmodels_call(pp->lm, t);
+  if (call && call->type != GL_TYPE_NONE) t = call->type;
+  size_t len;
+  const char *s = gl_model__text(m, ts_node_child_by_field_id(m->nodes.data[def].node, m->f.name), &len);
+  const gl_api_entry *e = gl_libmodels_method(pp->lm, t, s, len);
+  return e && e->per_step ? e->device_params : 0;
 }
 
 static void walk_function(gl_prov_pass *pp, uint32_t def) {
@@ -487,7 +512,9 @@ static void walk_function(gl_prov_pass *pp, uint32_t def) {
   pp->loops.len = 0;
   pp->pessimistic = 0;
   uint32_t params = child_at(pp, def, m->f.parameters);
-  if (params != GL_MODEL__NONE) bind_parameters(pp, params, scope, is_method(pp, def));
+  uint32_t cls = class_of(pp, def);
+  unsigned ndev = cls == GL_MODEL__NONE ? 0 : per_step_device_params(pp, def, cls);
+  if (params != GL_MODEL__NONE) bind_parameters(pp, params, scope, cls != GL_MODEL__NONE, ndev);
   walk(pp, body);
 }
 

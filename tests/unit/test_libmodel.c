@@ -291,7 +291,7 @@ static void test_unknown_keys(void **state) {
   expect_one(" \"description\"", " \"descripton\"", 2, 2,
              "unknown key 'descripton' (expected library, description, triggers, device-array, gpu-only-modules, functions or types)");
   expect_one("\"roles\": [\"timer\"]", "\"role\": [\"timer\"]", 12, 25,
-             "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step, partial, host-sink or any-receiver)");
+             "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step, partial, host-sink, any-receiver or device-params)");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"host\", \"method\": {}}", 22, 39,
              "unknown key 'method' (expected provenance, traced, explicit-work, methods, attributes, subscript, operators or call)");
   expect_one("\"result\": \"device-spec\"", "\"result\": \"device-spec\", \"result\": \"host\"", 10, 44,
@@ -421,6 +421,19 @@ static void test_explicit_work(void **state) {
   gl_libmodels_free(lm);
   expect_one("\"demo.Kernel\": {\"call\"", "\"demo.Kernel\": {\"explicit-work\": \"yes\", \"call\"", 23, 36,
              "'explicit-work' must be true or false");
+}
+
+/* "device-params" on a method: how many parameters after self the framework fills with device
+ * data; an integer from 0 to 8, on methods only. */
+static void test_device_params(void **state) {
+  (void)state;
+  const char *from = "\"demo.random.seed\": {}";
+  expect_one(from, "\"demo.random.seed\": {\"device-params\": 1}", 7, 41,
+             "'device-params' applies to methods only");
+  expect_one(from, "\"demo.random.seed\": {\"device-params\": 9}", 7, 41,
+             "'device-params' must be an integer from 0 to 8");
+  expect_one(from, "\"demo.random.seed\": {\"device-params\": true}", 7, 41,
+             "'device-params' must be an integer from 0 to 8");
 }
 
 /* Errors after escaped quotes, braces and brackets inside strings still land on the right byte. */
@@ -837,6 +850,7 @@ int main(void) {
       cmocka_unit_test(test_clock),
       cmocka_unit_test(test_traced_partial_host_sink),
       cmocka_unit_test(test_explicit_work),
+      cmocka_unit_test(test_device_params),
       cmocka_unit_test(test_ruleset_feeds_models_folders_only),
       cmocka_unit_test(test_ruleset_model_errors),
       cmocka_unit_test(test_rules_dir_models),
