@@ -330,6 +330,7 @@ void gl_model_free(gl_model *m) {
   gl_vec_free(&m->calls);
   gl_vec_free(&m->timing_blocks);
   free(m->traced);
+  free(m->hot_root);
   free(m->slots);
   free(m->ends);
   free(m->kinds);

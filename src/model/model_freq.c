@@ -9,7 +9,8 @@
  *       loop runs its body per iteration, as if it were written there (m->calls); whether the
  *       blocks around a node read a clock (gl_model_timed: a timing region); the methods a
  *       framework calls on every step (per-step in the models: `forward` of an nn.Module
- *       subclass), hot as if called from a loop; whether the file captures a loop into a CUDA
+ *       subclass), hot as if called from a loop, and the defs a `# gpulint: hot` comment names
+ *       (both hot roots: their whole body runs per step, beside their own loops too); whether the file captures a loop into a CUDA
  *       graph (a replay of one is then an inner loop); values a loop collects
  *       (gl_model_collected: each iteration keeps its own); traced defs (`@jax.jit`,
  *       `torch.compile(f)`, and defs only they call), whose loops run once per trace, not per call.
@@ -267,7 +268,8 @@ static bool hot_at(const gl_model *m, uint32_t i) {
         /* not in a loop of its own: hot when its def runs per iteration, except beside a loop
          * of the def that does the GPU work (the def is then the outer loop's body) */
         if (in_loop) return true;
-        return (pr->flags & GL_REC_HOT_DEF) && (traced || !has_inner_gpu_loop(m, p, i));
+        return (pr->flags & GL_REC_HOT_DEF) &&
+               (traced || (m->hot_root && m->hot_root[p]) || !has_inner_gpu_loop(m, p, i));
       case GL_K_LAMBDA: case GL_K_CLASS_DEFINITION:
         return in_loop;
       default:
@@ -326,6 +328,15 @@ static void find_captured_loops(gl_model *m) {
   }
 }
 
+/* Marks def hot by itself (m->hot_root): it runs once per step, so the statements beside a loop
+ * of its own run per step too (the loop walks layers or parameters within the step). */
+static void set_hot_root(gl_model *m, uint32_t def) {
+  if (!m->hot_root) m->hot_root = gl_xcalloc(m->nodes.len, 1);
+  m->hot_root[def] = 1;
+  m->nodes.data[def].flags |= GL_REC_HOT_DEF;
+  m->per_step_defs = true;
+}
+
 /* The instance type of a class the file defines, when a model types it: a class derived from
  * torch.nn.Module is a torch.nn.ModuleClass, whose call gives a torch.nn.Module. */
 static uint16_t instance_type(const gl_model *m, uint32_t cls) {
@@ -355,10 +366,43 @@ static void mark_per_step_methods(gl_model *m) {
       const char *name =
           gl_model__text(m, ts_node_child_by_field_id(m->nodes.data[def].node, m->f.name), &len);
       const gl_api_entry *e = gl_libmodels_method(m->lm, inst, name, len);
-      if (e && e->per_step) {
-        m->nodes.data[def].flags |= GL_REC_HOT_DEF;
-        m->per_step_defs = true;
-      }
+      if (e && e->per_step) set_hot_root(m, def);
+    }
+  }
+}
+
+/* True when comment node i reads `# gpulint: hot` (spaces around the colon optional). */
+static bool hot_comment(const gl_model *m, uint32_t i) {
+  size_t len;
+  const char *s = gl_model__text(m, m->nodes.data[i].node, &len);
+  size_t k = 1;
+  while (k < len && s[k] == ' ') k++;
+  if (len - k < 7 || memcmp(s + k, "gpulint", 7) != 0) return false;
+  k += 7;
+  while (k < len && s[k] == ' ') k++;
+  if (k >= len || s[k++] != ':') return false;
+  while (k < len && s[k] == ' ') k++;
+  if (len - k < 3 || memcmp(s + k, "hot", 3) != 0) return false;
+  for (k += 3; k < len; k++)
+    if (s[k] != ' ') return false;
+  return true;
+}
+
+/* Marks GL_REC_HOT_DEF on the defs the user says run on every step: a `# gpulint: hot` comment
+ * at the end of the def's line, or on the line above the def (or above its decorators). A hot
+ * root the file cannot see: a helper a framework or another file calls per step. */
+static void mark_user_hot_defs(gl_model *m) {
+  for (uint32_t j = 0; j < m->nodes.len; j++) {
+    if (m->nodes.data[j].kind != GL_K_COMMENT || !hot_comment(m, j)) continue;
+    uint32_t row = ts_node_start_point(m->nodes.data[j].node).row;
+    for (uint32_t d = 0; d < m->nodes.len; d++) {
+      uint8_t k = m->nodes.data[d].kind;
+      if (k != GL_K_FUNCTION_DEFINITION) continue;
+      uint32_t p = m->nodes.data[d].parent;
+      uint32_t top = p != GL_MODEL__NONE && m->nodes.data[p].kind == GL_K_DECORATED_DEFINITION ? p : d;
+      uint32_t r0 = ts_node_start_point(m->nodes.data[d].node).row;
+      uint32_t rtop = ts_node_start_point(m->nodes.data[top].node).row;
+      if (r0 == row || rtop == row + 1) set_hot_root(m, d);
     }
   }
 }
@@ -445,6 +489,7 @@ void gl_model__calls_finish(gl_model *m) {
   m->test_module = test_module(m);
   find_captured_loops(m);
   mark_per_step_methods(m);
+  mark_user_hot_defs(m);
   mark_traced_defs(m);
   if (!m->calls.len) return;
   qsort(m->calls.data, m->calls.len, sizeof(*m->calls.data), by_call);

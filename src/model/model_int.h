@@ -287,6 +287,9 @@ struct gl_model {
   gl_vec(gl_model__call) calls;     /* sorted by call, one per call (gl_model__calls_finish) */
   bool qual_known;             /* the provenance pass has run: GL_VAL_QUAL is final */
   bool captures_loop;          /* the file captures a loop into a CUDA graph (model_freq.c) */
+  uint8_t *hot_root;            /* per node: 1 on a def hot by itself, not through callers: a
+                                  framework's per-step method or a `# gpulint: hot` def (NULL
+                                  when none); its loops do not make the rest of its body cold */
   bool test_module;            /* the file is a test module (test_*.py): nothing in it is hot */
   bool per_step_defs;          /* some def is hot as a framework's per-step method (model_freq.c) */
   uint8_t *traced;             /* per node, 1 on a def whose body runs when traced (jax.jit,
