@@ -394,33 +394,31 @@ static void check_function_flag(const char *key, size_t offset) {
   expect_one("\"to\": {\"result\": \"to-arg\"}", on_method, 17, 47 + len, msg);
 }
 
-/* "traced" marks a type whose defs run their body when traced; "partial" a function that
- * decorates as its first argument does; "host-sink" a function that takes host data only. */
-static void test_traced_partial_host_sink(void **state) {
-  (void)state;
-  gl_libmodels *lm = load_edited("\"demo.Kernel\": {\"call\"", "\"demo.Kernel\": {\"traced\": true, \"call\"");
-  assert_true(gl_libmodels_type_traced(lm, gl_libmodels_type_id(lm, "demo.Kernel", 11)));
-  assert_false(gl_libmodels_type_traced(lm, gl_libmodels_type_id(lm, "demo.array", 10)));
-  assert_false(gl_libmodels_type_traced(lm, GL_TYPE_NONE));
-  assert_false(gl_libmodels_type_traced(NULL, 0));
+/* A boolean type key: true on demo.Kernel when set there, false elsewhere, on NULL and on no
+ * type; any other value is an error at the value's column. */
+static void check_type_flag(const char *key, bool (*get)(const gl_libmodels *, uint16_t)) {
+  char edited[96], bad[96], msg[64];
+  snprintf(edited, sizeof(edited), "\"demo.Kernel\": {\"%s\": true, \"call\"", key);
+  gl_libmodels *lm = load_edited("\"demo.Kernel\": {\"call\"", edited);
+  assert_true(get(lm, gl_libmodels_type_id(lm, "demo.Kernel", 11)));
+  assert_false(get(lm, gl_libmodels_type_id(lm, "demo.array", 10)));
+  assert_false(get(lm, GL_TYPE_NONE));
+  assert_false(get(NULL, 0));
   gl_libmodels_free(lm);
-  expect_one("\"demo.Kernel\": {\"call\"", "\"demo.Kernel\": {\"traced\": 1, \"call\"", 23, 29,
-             "'traced' must be true or false");
-  check_function_flag("partial", offsetof(gl_api_entry, partial));
-  check_function_flag("host-sink", offsetof(gl_api_entry, host_sink));
+  snprintf(bad, sizeof(bad), "\"demo.Kernel\": {\"%s\": 1, \"call\"", key);
+  snprintf(msg, sizeof(msg), "'%s' must be true or false", key);
+  expect_one("\"demo.Kernel\": {\"call\"", bad, 23, 23 + (int)strlen(key), msg);
 }
 
-/* "explicit-work" marks a type whose entries say gpu-work wherever work is launched. */
-static void test_explicit_work(void **state) {
+/* "traced" marks a type whose defs run their body when traced, "explicit-work" one whose entries
+ * say gpu-work wherever work is launched; "partial" a function that decorates as its first
+ * argument does; "host-sink" a function that takes host data only. */
+static void test_flags(void **state) {
   (void)state;
-  gl_libmodels *lm = load_edited("\"demo.Kernel\": {\"call\"", "\"demo.Kernel\": {\"explicit-work\": true, \"call\"");
-  assert_true(gl_libmodels_type_explicit_work(lm, gl_libmodels_type_id(lm, "demo.Kernel", 11)));
-  assert_false(gl_libmodels_type_explicit_work(lm, gl_libmodels_type_id(lm, "demo.array", 10)));
-  assert_false(gl_libmodels_type_explicit_work(lm, GL_TYPE_NONE));
-  assert_false(gl_libmodels_type_explicit_work(NULL, 0));
-  gl_libmodels_free(lm);
-  expect_one("\"demo.Kernel\": {\"call\"", "\"demo.Kernel\": {\"explicit-work\": \"yes\", \"call\"", 23, 36,
-             "'explicit-work' must be true or false");
+  check_type_flag("traced", gl_libmodels_type_traced);
+  check_type_flag("explicit-work", gl_libmodels_type_explicit_work);
+  check_function_flag("partial", offsetof(gl_api_entry, partial));
+  check_function_flag("host-sink", offsetof(gl_api_entry, host_sink));
 }
 
 /* "device-params" on a method: how many parameters after self the framework fills with device
@@ -848,8 +846,7 @@ int main(void) {
       cmocka_unit_test(test_duplicate_library),
       cmocka_unit_test(test_device_array_and_gpu_only),
       cmocka_unit_test(test_clock),
-      cmocka_unit_test(test_traced_partial_host_sink),
-      cmocka_unit_test(test_explicit_work),
+      cmocka_unit_test(test_flags),
       cmocka_unit_test(test_device_params),
       cmocka_unit_test(test_ruleset_feeds_models_folders_only),
       cmocka_unit_test(test_ruleset_model_errors),
