@@ -347,14 +347,21 @@ static uint16_t instance_type(const gl_model *m, uint32_t cls) {
   return call && call->type != GL_TYPE_NONE ? call->type : t;
 }
 
-/* Marks GL_REC_HOT_DEF on the methods a framework calls on every step: a def in the body of a
- * class whose instance type has that method with "per-step" in its model (`forward` of a
+const gl_api_entry *gl_model__step_method(const gl_model *m, uint32_t cls, uint32_t def) {
+  uint16_t inst = instance_type(m, cls);
+  if (inst == GL_TYPE_NONE) return NULL;
+  size_t len;
+  const char *name = gl_model__text(m, ts_node_child_by_field_id(m->nodes.data[def].node, m->f.name), &len);
+  const gl_api_entry *e = gl_libmodels_method(m->lm, inst, name, len);
+  return e && e->per_step ? e : NULL;
+}
+
+/* Marks the methods a framework calls on every step as hot roots: a def in the body of a class
+ * whose instance type has that method with "per-step" in its model (`forward` of a
  * torch.nn.Module subclass). The hot defs' rounds then carry it to the helpers they call. */
 static void mark_per_step_methods(gl_model *m) {
   for (uint32_t j = 0; j < m->nodes.len; j++) {
-    if (m->nodes.data[j].kind != GL_K_CLASS_DEFINITION) continue;
-    uint16_t inst = instance_type(m, j);
-    if (inst == GL_TYPE_NONE) continue;
+    if (m->nodes.data[j].kind != GL_K_CLASS_DEFINITION || instance_type(m, j) == GL_TYPE_NONE) continue;
     uint32_t body = gl_model__index_of(m, ts_node_child_by_field_id(m->nodes.data[j].node, m->f.body));
     if (body == GL_MODEL__NONE) continue;
     for (uint32_t c = body + 1; c < m->ends[body]; c = m->ends[c]) {
@@ -362,11 +369,7 @@ static void mark_per_step_methods(gl_model *m) {
       if (m->nodes.data[c].kind == GL_K_DECORATED_DEFINITION)
         def = gl_model__index_of(m, ts_node_child_by_field_id(m->nodes.data[c].node, m->f.definition));
       if (def == GL_MODEL__NONE || m->nodes.data[def].kind != GL_K_FUNCTION_DEFINITION) continue;
-      size_t len;
-      const char *name =
-          gl_model__text(m, ts_node_child_by_field_id(m->nodes.data[def].node, m->f.name), &len);
-      const gl_api_entry *e = gl_libmodels_method(m->lm, inst, name, len);
-      if (e && e->per_step) set_hot_root(m, def);
+      if (gl_model__step_method(m, j, def)) set_hot_root(m, def);
     }
   }
 }

@@ -340,6 +340,12 @@ void gl_model__timing_finish(gl_model *m);
  * hot). */
 void gl_model__calls_finish(gl_model *m);
 
+/* The model entry of def when a framework calls it on every step: def is a method of class cls
+ * (both node indexes), the class's name has a model type whose instances list def's name with
+ * "per-step" (`forward` of an nn.Module subclass, Lightning's training_step); else NULL. Needs
+ * the class name's type, so only after the provenance walk of the module. */
+const gl_api_entry *gl_model__step_method(const gl_model *m, uint32_t cls, uint32_t def);
+
 /* True when node i sits, within its def, in a branch that runs now and then: the consequence of
  * a frequency guard (`if step % N == 0:`, `if i == 0:`) or a block that ends in break / return
  * / raise. */

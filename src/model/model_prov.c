@@ -439,7 +439,7 @@ static gl_pval device_walk_value(gl_prov_pass *pp, uint32_t j, bool first, bool 
 
 /* Parameters bind in the function's scope: annotated ones to the annotation's type and its
  * provenance, the first ndev after the first (self, ctx) to device data (a framework's per-step
- * method: per_step_device_params), all others to unknown (in a device walk:
+ * method: "device-params"), all others to unknown (in a device walk:
  * device_walk_value). The parameters are children of the def's `parameters` node in the index. */
 static void bind_parameters(gl_prov_pass *pp, uint32_t params, uint32_t scope, bool method,
                             unsigned ndev) {
@@ -486,22 +486,6 @@ static uint32_t class_of(const gl_prov_pass *pp, uint32_t def) {
   return p != GL_MODEL__NONE && m->nodes.data[p].kind == GL_K_CLASS_DEFINITION ? p : GL_MODEL__NONE;
 }
 
-/* How many parameters after the first a framework passes device data in, when def is a method
- * of a class the module walk typed (`class Lit(L.LightningModule)`) and the model of that
- * class's instances gives the method "device-params" (training_step's batch). */
-static unsigned per_step_device_params(const gl_prov_pass *pp, uint32_t def, uint32_t cls) {
-  const gl_model *m = pp->m;
-  uint32_t ni = gl_model__index_of(m, ts_node_child_by_field_id(m->nodes.data[cls].node, m->f.name));
-  uint16_t t = ni == GL_MODEL__NONE ? GL_TYPE_NONE : m->nodes.data[ni].type;
-  if (t == GL_TYPE_NONE) return 0;
-  const gl_api_entry *call = gl_libmodels_call(pp->lm, t);
-  if (call && call->type != GL_TYPE_NONE) t = call->type;
-  size_t len;
-  const char *s = gl_model__text(m, ts_node_child_by_field_id(m->nodes.data[def].node, m->f.name), &len);
-  const gl_api_entry *e = gl_libmodels_method(pp->lm, t, s, len);
-  return e && e->per_step ? e->device_params : 0;
-}
-
 static void walk_function(gl_prov_pass *pp, uint32_t def) {
   const gl_model *m = pp->m;
   uint32_t body = child_at(pp, def, m->f.body);
@@ -513,7 +497,10 @@ static void walk_function(gl_prov_pass *pp, uint32_t def) {
   pp->pessimistic = 0;
   uint32_t params = child_at(pp, def, m->f.parameters);
   uint32_t cls = class_of(pp, def);
-  unsigned ndev = cls == GL_MODEL__NONE ? 0 : per_step_device_params(pp, def, cls);
+  /* a framework's per-step method given device data (training_step's batch): the class name's
+   * type is known, the module walk has run */
+  const gl_api_entry *step = cls == GL_MODEL__NONE ? NULL : gl_model__step_method(m, cls, def);
+  unsigned ndev = step ? step->device_params : 0;
   if (params != GL_MODEL__NONE) bind_parameters(pp, params, scope, cls != GL_MODEL__NONE, ndev);
   walk(pp, body);
 }
