@@ -21,6 +21,7 @@
 #include "notebook/notebook.h"
 #include "parse/parse.h"
 #include "prefilter.h"
+#include "program/program.h"
 #include "report/report.h"
 #include "suppress/suppress.h"
 
@@ -45,12 +46,21 @@ typedef struct shared {
   gl_file_result *results;
   atomic_size_t next;
   gate large;
+  /* the program stage's passes: the files to lint again (task i is file again[i]), with the
+   * prefilter off (force: files a summarised file imports) or with their defs' facts (program) */
+  const size_t *again;
+  size_t nagain;
+  bool force;
+  const gl_program_file *program;
 } shared;
 
 typedef struct worker {
   shared *sh;
   gl_parser *parser;
   gl_match_ctx *mctx;
+  const gl_model_def_fact *hot; /* pass 2: what the program stage learned of the file's defs */
+  size_t nhot;
+  bool force;              /* lint whatever the prefilter says (the program stage's passes) */
 } worker;
 
 static void gate_enter(gate *g) {
@@ -123,7 +133,8 @@ static void lint_source(worker *w, const gl_source *src, gl_file_result *out) {
   /* A notebook's magics are blanked from what is parsed, but `%load_ext cudf.pandas` may be the
    * only place a library is named: the prefilter reads the cells as written (same length). */
   const char *words = src->notebook ? src->notebook->orig : src->bytes;
-  if (sh->opts->prefilter && !gl_prefilter_wants(sh->prefilter, words, src->len)) return;
+  if (sh->opts->prefilter && !w->force && !gl_prefilter_wants(sh->prefilter, words, src->len))
+    return;
   bool large = src->len > GL_LARGE_FILE_BYTES;
   if (large) gate_enter(&sh->large);
   gl_diag err = {0};
@@ -136,7 +147,8 @@ static void lint_source(worker *w, const gl_source *src, gl_file_result *out) {
   }
   note_nuls(src, out);
   note_syntax_error(src, tree, out);
-  gl_model *model = gl_model_build(src, tree, sh->set->models);
+  gl_model *model = gl_model_build_hot(src, tree, sh->set->models, w->hot, w->nhot);
+  if (sh->opts->program && !w->hot && sh->set->models) out->summary = gl_model_program_summary(model);
   uint32_t depth = gl_model_max_depth(model), limit = gl_parse_max_depth(w->parser);
   if (depth > limit) {
     out->linted = false;
@@ -192,10 +204,11 @@ static void lint_path(worker *w, const gl_walk_file *file, gl_file_result *out) 
     return;
   }
   bool notebook = gl_notebook_is_path(file->path);
-  gl_cache *cache = from_stdin ? NULL : opts->cache; /* an editor's unsaved text: not cached */
+  /* an editor's unsaved text is not cached, nor a file linted again with other files' facts */
+  gl_cache *cache = from_stdin || w->hot ? NULL : opts->cache;
   /* What the prefilter skips (as lint_source would) costs less to skip again than an entry
    * costs to read and write; with no cache, lint_source makes the one check. */
-  if (cache && !notebook && opts->prefilter &&
+  if (cache && !notebook && opts->prefilter && !w->force &&
       !gl_prefilter_wants(w->sh->prefilter, src.bytes, src.len)) {
     out->linted = true;
     gl_source_free(&src);
@@ -226,11 +239,73 @@ static void worker_fini(worker *w) {
   gl_parse_free(w->parser);
 }
 
+/* Pass 2 on file i: lints it again with its defs hot through other files, and says why on the
+ * findings that pass 1 did not have. */
+static void lint_again(worker *w, size_t i) {
+  shared *sh = w->sh;
+  const gl_program_file *pf = &sh->program[i];
+  gl_model_def_fact *hot = gl_xcalloc(pf->n, sizeof(*hot));
+  for (size_t k = 0; k < pf->n; k++)
+    hot[k] = (gl_model_def_fact){
+        pf->hot[k].start, pf->hot[k].device_params,
+        pf->hot[k].device_type ? gl_libmodels_type_id(sh->set->models, pf->hot[k].device_type,
+                                                      strlen(pf->hot[k].device_type))
+                               : GL_TYPE_NONE,
+        pf->hot[k].hot};
+  w->hot = hot;
+  w->nhot = pf->n;
+  w->force = true;
+  gl_file_result again = {0}, *old = &sh->results[i];
+  lint_path(w, &sh->files[i], &again);
+  w->hot = NULL;
+  w->nhot = 0;
+  w->force = false;
+  free(hot);
+  for (size_t k = 0; k < again.findings.len; k++) {
+    gl_finding *f = &again.findings.data[k];
+    bool seen = false;
+    for (size_t j = 0; j < old->findings.len && !seen; j++) {
+      const gl_finding *o = &old->findings.data[j];
+      seen = o->rule == f->rule && o->region.start_byte == f->region.start_byte &&
+             o->region.end_byte == f->region.end_byte;
+    }
+    if (seen) continue;
+    /* the innermost def hot through other files around the finding, else the first */
+    const gl_program_hot *why = &pf->hot[0];
+    for (size_t h = 0; h < pf->n; h++)
+      if (pf->hot[h].start <= f->region.start_byte && f->region.start_byte < pf->hot[h].end &&
+          (why->start > f->region.start_byte || f->region.start_byte >= why->end ||
+           pf->hot[h].start >= why->start))
+        why = &pf->hot[h];
+    size_t ml = strlen(f->message), wl = strlen(why->why);
+    char *msg = gl_xcalloc(ml + wl + 3, 1);
+    memcpy(msg, f->message, ml);
+    memcpy(msg + ml, "; ", 2);
+    memcpy(msg + ml + 2, why->why, wl);
+    free(f->message);
+    f->message = msg;
+  }
+  gl_file_result_free(old);
+  *old = again;
+}
+
 static void *worker_main(void *arg) {
   worker *w = arg;
   shared *sh = w->sh;
   for (;;) {
     size_t i = atomic_fetch_add(&sh->next, 1);
+    if (sh->again) {
+      if (i >= sh->nagain) break;
+      if (sh->force) { /* a module the prefilter skipped, which a summarised file imports */
+        w->force = true;
+        gl_file_result_free(&sh->results[sh->again[i]]);
+        lint_path(w, &sh->files[sh->again[i]], &sh->results[sh->again[i]]);
+        w->force = false;
+      } else {
+        lint_again(w, sh->again[i]);
+      }
+      continue;
+    }
     if (i >= sh->nfiles) break;
     lint_path(w, &sh->files[i], &sh->results[i]);
   }
@@ -246,6 +321,78 @@ static unsigned choose_jobs(const gl_engine_opts *opts, size_t nfiles) {
   return jobs;
 }
 
+/* Runs worker_main on jobs workers (the calling thread is worker 0), from task 0. */
+static void run_pool(shared *sh, unsigned jobs) {
+  atomic_store(&sh->next, 0);
+  worker *workers = gl_xcalloc(jobs, sizeof(worker));
+  pthread_t *threads = gl_xcalloc(jobs, sizeof(pthread_t));
+  unsigned started = 0;
+  for (unsigned i = 0; i < jobs; i++) {
+    worker_init(&workers[i], sh);
+    if (i == 0) continue; /* the calling thread is worker 0 */
+    if (pthread_create(&threads[i], NULL, worker_main, &workers[i]) != 0) break;
+    started = i;
+  }
+  worker_main(&workers[0]);
+  for (unsigned i = 1; i <= started; i++) pthread_join(threads[i], NULL);
+  for (unsigned i = 0; i < jobs; i++) worker_fini(&workers[i]);
+  free(workers);
+  free(threads);
+}
+
+/* The program stage: solves the run from pass 1's summaries, then lints again (pass 2) the
+ * files with defs hot only through other files. Off for an editor's buffer on stdin, which
+ * cannot be read twice. */
+static void program_stage(shared *sh, unsigned jobs) {
+  size_t n = sh->nfiles;
+  const char **paths = gl_xcalloc(n ? n : 1, sizeof(char *));
+  const char **sums = gl_xcalloc(n ? n : 1, sizeof(char *));
+  for (size_t i = 0; i < n; i++) {
+    paths[i] = sh->files[i].path;
+    sums[i] = sh->results[i].summary;
+  }
+  size_t *again = gl_xcalloc(n ? n : 1, sizeof(size_t)), nagain = 0;
+  bool *need = gl_xcalloc(n ? n : 1, sizeof(bool));
+  for (int round = 0; round < 4; round++) { /* imports of imports, a few levels deep */
+    gl_program_needed(paths, sums, n, need);
+    nagain = 0;
+    for (size_t i = 0; i < n; i++)
+      if (need[i]) again[nagain++] = i;
+    if (!nagain) break;
+    sh->again = again;
+    sh->nagain = nagain;
+    sh->force = true;
+    run_pool(sh, jobs < nagain ? jobs : (unsigned)nagain);
+    sh->again = NULL;
+    sh->force = false;
+    for (size_t k = 0; k < nagain; k++) {
+      size_t i = again[k];
+      if (!sh->results[i].summary) sh->results[i].summary = gl_xstrdup(""); /* not again */
+      sums[i] = sh->results[i].summary;
+    }
+  }
+  free(need);
+  gl_program_file *pf = gl_program_solve(paths, sums, n);
+  nagain = 0;
+  for (size_t i = 0; i < n; i++)
+    if (pf[i].n) again[nagain++] = i;
+  if (nagain) {
+    sh->again = again;
+    sh->nagain = nagain;
+    sh->program = pf;
+    run_pool(sh, jobs < nagain ? jobs : (unsigned)nagain);
+    sh->again = NULL;
+  }
+  for (size_t i = 0; i < n; i++) {
+    free(sh->results[i].summary);
+    sh->results[i].summary = NULL;
+  }
+  gl_program_free(pf, n);
+  free(again);
+  free(paths);
+  free(sums);
+}
+
 void gl_engine_run(const gl_walk_file *files, size_t nfiles, const gl_ruleset *set,
                    const gl_matcher *matcher, const gl_engine_opts *opts, gl_run *run) {
   shared sh = {.files = files, .nfiles = nfiles, .set = set, .matcher = matcher, .opts = opts};
@@ -257,20 +404,8 @@ void gl_engine_run(const gl_walk_file *files, size_t nfiles, const gl_ruleset *s
   pthread_cond_init(&sh.large.free, NULL);
 
   unsigned jobs = choose_jobs(opts, nfiles);
-  worker *workers = gl_xcalloc(jobs, sizeof(worker));
-  pthread_t *threads = gl_xcalloc(jobs, sizeof(pthread_t));
-  unsigned started = 0;
-  for (unsigned i = 0; i < jobs; i++) {
-    worker_init(&workers[i], &sh);
-    if (i == 0) continue; /* the calling thread is worker 0 */
-    if (pthread_create(&threads[i], NULL, worker_main, &workers[i]) != 0) break;
-    started = i;
-  }
-  worker_main(&workers[0]);
-  for (unsigned i = 1; i <= started; i++) pthread_join(threads[i], NULL);
-  for (unsigned i = 0; i < jobs; i++) worker_fini(&workers[i]);
-  free(workers);
-  free(threads);
+  run_pool(&sh, jobs);
+  if (opts->program && !opts->stdin_path) program_stage(&sh, jobs);
 
   for (size_t i = 0; i < nfiles; i++) gl_vec_push(&run->files, sh.results[i]);
   free(sh.results);
@@ -289,7 +424,7 @@ void gl_engine_lint_buffer(const char *path, const char *bytes, size_t len, cons
   sh.prefilter = prefilter;
   pthread_mutex_init(&sh.large.lock, NULL);
   pthread_cond_init(&sh.large.free, NULL);
-  worker w;
+  worker w = {0};
   worker_init(&w, &sh);
   gl_source src = {0};
   gl_load_buffer(&src, path, bytes, len);

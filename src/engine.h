@@ -24,6 +24,8 @@ typedef struct gl_engine_opts {
   const char *stdin_path;     /* --stdin-filename: the file of the list with exactly this path is
                                  read from standard input (gl_load_fd, same size cap), not from
                                  disk; NULL = none */
+  bool program;               /* the program stage: files linted again with defs another file
+                                 calls on every step (off for stdin_path) */
   struct gl_cache *cache;     /* result cache (cache.h), shared by the workers; NULL = none. Never
                                  used for stdin_path */
 } gl_engine_opts;

@@ -518,7 +518,8 @@ static int cmd_check(const gl_cli *cli, const gl_config *cfg, bool no_default_ex
   }
 
   gl_engine_opts eopts = {.jobs = cli->jobs, .max_file_bytes = cli->max_file_bytes,
-                          .parse_timeout_ms = cli->parse_timeout_ms, .prefilter = cli->prefilter};
+                          .parse_timeout_ms = cli->parse_timeout_ms, .prefilter = cli->prefilter,
+                          .program = true};
   if (cli->stdin_filename && walked.files.len) eopts.stdin_path = walked.files.data[0].path;
   /* An excluded --stdin-filename lints nothing, but its input is still read, so an editor
    * writing it never meets a closed pipe. */

@@ -116,7 +116,8 @@ void gl_file_result_free(gl_file_result *r) {
   for (size_t i = 0; i < r->notes.len; i++) free(r->notes.data[i].message);
   gl_vec_free(&r->notes);
   free(r->path);
-  r->path = NULL;
+  free(r->summary);
+  r->path = r->summary = NULL;
 }
 
 void gl_run_free(gl_run *run) {

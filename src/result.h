@@ -85,6 +85,9 @@ typedef struct gl_file_result {
   gl_vec(gl_finding) findings;
   gl_vec(gl_notification) notes;
   bool linted;                         /* parsed and matched (possibly skipped by the prefilter) */
+  char *summary;                       /* owned: what the program stage needs of the file
+                                          (model.h gl_model_program_summary); NULL when the
+                                          file was not parsed */
 } gl_file_result;
 
 typedef struct gl_run {

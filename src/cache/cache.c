@@ -310,6 +310,7 @@ bool gl_cache_get(const gl_cache *c, const char *path, gl_hash128 content, gl_fi
   out->notes.len = r.notes.len;
   out->notes.cap = r.notes.cap;
   out->linted = r.linted;
+  out->summary = r.summary;
   return true;
 }
 

@@ -15,7 +15,7 @@
 
 #include "base/xalloc.h"
 
-#define FORMAT_VERSION 1u
+#define FORMAT_VERSION 2u
 #define HEADER_LEN 56u
 #define NULL_STR 0xFFFFFFFFu
 static const char magic[8] = {'G', 'L', 'C', 'A', 'C', 'H', 'E', '\0'};
@@ -158,6 +158,7 @@ void gl_cache_encode(const gl_file_result *r, gl_cache_keybuf *out) {
     put_u32(out, n->col);
     put_str(out, n->message);
   }
+  put_str(out, r->summary);
 }
 
 void gl_cache_entry_build(const gl_file_result *r, gl_hash128 content, gl_cache_keybuf *out) {
@@ -305,6 +306,7 @@ bool gl_cache_decode(const char *data, size_t len, const gl_ruleset *set, gl_fil
     get_note(&r, &n);
     gl_vec_push(&res.notes, n);
   }
+  if (!r.bad) res.summary = get_str(&r);
   if (r.bad || r.left != 0 || !res.path) {
     gl_file_result_free(&res);
     *out = (gl_file_result){0};

@@ -150,7 +150,14 @@ static uint32_t *subtree_ends(const gl_model *m) {
 }
 
 gl_model *gl_model_build(const gl_source *src, const TSTree *tree, const gl_libmodels *lm) {
+  return gl_model_build_hot(src, tree, lm, NULL, 0);
+}
+
+gl_model *gl_model_build_hot(const gl_source *src, const TSTree *tree, const gl_libmodels *lm,
+                             const gl_model_def_fact *facts, size_t nfacts) {
   gl_model *m = gl_xcalloc(1, sizeof(*m));
+  m->program = facts;
+  m->nprogram = nfacts;
   m->src = src;
   m->tree = tree;
   m->lm = lm;
@@ -165,6 +172,8 @@ gl_model *gl_model_build(const gl_source *src, const TSTree *tree, const gl_libm
   if (lm) gl_model__calls_finish(m);
   gl_model__timing_finish(m);
   m->qual_known = lm != NULL;
+  m->program = NULL;
+  m->nprogram = 0;
   return m;
 }
 

@@ -31,6 +31,22 @@ typedef struct gl_comment {
  * for names, one for provenance (a loop body whose names change between its head and its end
  * is walked a second time). gl_model_free(NULL) does nothing. */
 gl_model *gl_model_build(const gl_source *src, const TSTree *tree, const gl_libmodels *lm);
+/* What the program stage learned of one def of the file from the rest of the run. */
+typedef struct gl_model_def_fact {
+  uint32_t start;          /* the def node's start byte */
+  uint32_t device_params;  /* bit k: parameter k (self is 0) is given device data */
+  uint16_t device_type;    /* its type (the callers' framework), GL_TYPE_NONE when unknown */
+  bool hot;                /* called on every step: hot as a def of the file called from a hot
+                              loop is (model_freq.c) */
+} gl_model_def_fact;
+
+/* The same, with the program stage's facts on some defs (borrowed for the build). */
+gl_model *gl_model_build_hot(const gl_source *src, const TSTree *tree, const gl_libmodels *lm,
+                             const gl_model_def_fact *facts, size_t nfacts);
+
+/* What the program stage needs of the file (model_program.c): its defs, imports and calls that
+ * may reach another file, as text the caller frees. Needs the library models (lm). */
+char *gl_model_program_summary(const gl_model *m);
 void gl_model_free(gl_model *m);
 
 /* Qualified name of an expression node after alias resolution, written to buf (NUL-terminated):

@@ -170,6 +170,28 @@ static bool conditional(const gl_model *m, uint32_t loop, uint32_t j) {
   return false;
 }
 
+/* True when loop is a `for` over the parts of one step: a model's parameters, modules or
+ * buffers, an optimizer's param groups, a list named for parameters, gradients or layers
+ * (`for p in model.parameters()`, `for g in opt.param_groups`, `for p in group["params"]`).
+ * Such a loop runs within a step (a grad-norm or clipping helper), not over the steps. */
+static bool loop_over_step_parts(const gl_model *m, uint32_t loop) {
+  static const char *const parts[] = {"parameters", "named_parameters", "modules", "named_modules",
+                                      "children", "buffers", "param_groups", "params", "grads",
+                                      "gradients", "layers", "\"params\"", "'params'"};
+  if (m->nodes.data[loop].kind != GL_K_FOR_STATEMENT) return false;
+  uint32_t it = gl_model__index_of(m, ts_node_child_by_field_id(m->nodes.data[loop].node, m->f.right));
+  if (it == GL_MODEL__NONE) return false;
+  for (uint32_t j = it; j < m->ends[it]; j++) {
+    uint8_t k = m->nodes.data[j].kind;
+    if (k != GL_K_IDENTIFIER && k != GL_K_STRING) continue;
+    size_t len;
+    const char *s = gl_model__text(m, m->nodes.data[j].node, &len);
+    for (size_t p = 0; p < sizeof(parts) / sizeof(parts[0]); p++)
+      if (strlen(parts[p]) == len && memcmp(parts[p], s, len) == 0) return true;
+  }
+  return false;
+}
+
 /* True when the body of loop (or of a def) holds another loop, not around node i, that does
  * GPU work (not under an `if` of loop's body), a call beside i of a def of this file whose body
  * holds one, or a graph replay: the statements of loop outside it run once per outer iteration. */
@@ -186,7 +208,7 @@ static bool has_inner_gpu_loop(const gl_model *m, uint32_t loop, uint32_t i) {
     }
     if (k != GL_K_FOR_STATEMENT && k != GL_K_WHILE_STATEMENT) continue;
     if (j <= i && i < m->ends[j]) continue;   /* the loop around i: not beside it */
-    if (!conditional(m, loop, j) && does_gpu_work(m, j)) return true;
+    if (!conditional(m, loop, j) && !loop_over_step_parts(m, j) && does_gpu_work(m, j)) return true;
     j = m->ends[j] - 1;
   }
   return false;
@@ -201,7 +223,7 @@ static bool def_has_gpu_loop(const gl_model *m, uint32_t def) {
       continue;
     }
     if (k != GL_K_FOR_STATEMENT && k != GL_K_WHILE_STATEMENT) continue;
-    if (does_gpu_work(m, j)) return true;
+    if (!loop_over_step_parts(m, j) && does_gpu_work(m, j)) return true;
     j = m->ends[j] - 1;
   }
   return false;
@@ -214,6 +236,8 @@ static bool now_and_then(const gl_model *m, uint32_t p, uint32_t c) {
   uint32_t ci = gl_model__index_of(m, ts_node_child_by_field_id(m->nodes.data[p].node, m->f.condition));
   return (ci != GL_MODEL__NONE && is_guard(m, ci)) || block_exits(m, c);
 }
+
+bool gl_model__def_gpu_loop(const gl_model *m, uint32_t def) { return def_has_gpu_loop(m, def); }
 
 /* True when node i lies in a traced def (m->traced): its loops run once per trace, unrolled
  * into one compiled program, not once per call. */
@@ -288,6 +312,8 @@ bool gl_model__guarded(const gl_model *m, uint32_t i) {
   }
   return false;
 }
+
+bool gl_model__in_traced(const gl_model *m, uint32_t i) { return in_traced_def(m, i); }
 
 bool gl_model_traced(const gl_model *m, TSNode node) {
   uint32_t i = m->traced ? gl_model__index_of(m, node) : GL_MODEL__NONE;
@@ -410,6 +436,19 @@ static void mark_user_hot_defs(gl_model *m) {
   }
 }
 
+/* Marks GL_REC_HOT_DEF on the defs the program stage found another file calling per step
+ * (m->program). Not hot roots: beside a loop of their own that does the GPU work, their
+ * statements run once per call of an outer loop, as for a def of this file. */
+static void mark_program_hot_defs(gl_model *m) {
+  for (size_t k = 0; k < m->nprogram; k++)
+    for (uint32_t d = 0; d < m->nodes.len && m->program[k].hot; d++) {
+      gl_model__rec *r = &m->nodes.data[d];
+      if (r->kind != GL_K_FUNCTION_DEFINITION || ts_node_start_byte(r->node) != m->program[k].start) continue;
+      r->flags |= GL_REC_HOT_DEF;
+      m->per_step_defs = true;
+    }
+}
+
 /* ---- traced defs -------------------------------------------------------------------------- */
 
 /* The def of this file that identifier node i names, or GL_MODEL__NONE. */
@@ -493,6 +532,7 @@ void gl_model__calls_finish(gl_model *m) {
   find_captured_loops(m);
   mark_per_step_methods(m);
   mark_user_hot_defs(m);
+  mark_program_hot_defs(m);
   mark_traced_defs(m);
   if (!m->calls.len) return;
   qsort(m->calls.data, m->calls.len, sizeof(*m->calls.data), by_call);

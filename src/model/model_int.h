@@ -290,6 +290,10 @@ struct gl_model {
   uint8_t *hot_root;            /* per node: 1 on a def hot by itself, not through callers: a
                                   framework's per-step method or a `# gpulint: hot` def (NULL
                                   when none); its loops do not make the rest of its body cold */
+  uint16_t dev_type;           /* the array type of the file's device data (model_prov.c) */
+  const gl_model_def_fact *program; /* the program stage's facts on defs (borrowed for the build;
+                                       gl_model_build_hot) */
+  size_t nprogram;
   bool test_module;            /* the file is a test module (test_*.py): nothing in it is hot */
   bool per_step_defs;          /* some def is hot as a framework's per-step method (model_freq.c) */
   uint8_t *traced;             /* per node, 1 on a def whose body runs when traced (jax.jit,
@@ -345,6 +349,12 @@ void gl_model__calls_finish(gl_model *m);
  * "per-step" (`forward` of an nn.Module subclass, Lightning's training_step); else NULL. Needs
  * the class name's type, so only after the provenance walk of the module. */
 const gl_api_entry *gl_model__step_method(const gl_model *m, uint32_t cls, uint32_t def);
+
+/* True when the body of def holds a loop that does GPU work (nested defs left out). */
+bool gl_model__def_gpu_loop(const gl_model *m, uint32_t def);
+
+/* True when node i lies in a traced def (its loops run once per trace). */
+bool gl_model__in_traced(const gl_model *m, uint32_t i);
 
 /* True when node i sits, within its def, in a branch that runs now and then: the consequence of
  * a frequency guard (`if step % N == 0:`, `if i == 0:`) or a block that ends in break / return

@@ -438,11 +438,12 @@ static gl_pval device_walk_value(gl_prov_pass *pp, uint32_t j, bool first, bool 
 }
 
 /* Parameters bind in the function's scope: annotated ones to the annotation's type and its
- * provenance, the first ndev after the first (self, ctx) to device data (a framework's per-step
- * method: "device-params"), all others to unknown (in a device walk:
+ * provenance, those at the positions of dev's bits to device data (a framework's per-step
+ * method's "device-params" after self or ctx; what every call of the run passes: the program
+ * stage), all others to unknown (in a device walk:
  * device_walk_value). The parameters are children of the def's `parameters` node in the index. */
 static void bind_parameters(gl_prov_pass *pp, uint32_t params, uint32_t scope, bool method,
-                            unsigned ndev) {
+                            uint32_t dev) {
   const gl_model__fields *fd = &pp->m->f;
   bool first = true;
   unsigned pos = 0;
@@ -450,7 +451,7 @@ static void bind_parameters(gl_prov_pass *pp, uint32_t params, uint32_t scope, b
     TSNode p = pp->m->nodes.data[j].node;
     gl_model__kind k = (gl_model__kind)pp->m->nodes.data[j].kind;
     gl_pval v = pp->hypo ? device_walk_value(pp, j, first, method) : gl_pval_unknown();
-    if (k != GL_K_COMMENT && pos >= 1 && pos <= ndev &&
+    if (k != GL_K_COMMENT && pos < 32 && ((dev >> pos) & 1u) &&
         (k == GL_K_IDENTIFIER || k == GL_K_DEFAULT_PARAMETER))
       v = (gl_pval){pp->dev_type, GL_PROV_DEVICE};
     if (k != GL_K_COMMENT) {
@@ -501,7 +502,11 @@ static void walk_function(gl_prov_pass *pp, uint32_t def) {
    * type is known, the module walk has run */
   const gl_api_entry *step = cls == GL_MODEL__NONE ? NULL : gl_model__step_method(m, cls, def);
   unsigned ndev = step ? step->device_params : 0;
-  if (params != GL_MODEL__NONE) bind_parameters(pp, params, scope, cls != GL_MODEL__NONE, ndev);
+  uint32_t dev = ndev >= 31 ? ~1u : ((1u << ndev) - 1u) << 1;
+  uint32_t start = ts_node_start_byte(m->nodes.data[def].node);
+  for (size_t k = 0; k < m->nprogram; k++)
+    if (m->program[k].start == start) dev |= m->program[k].device_params;
+  if (params != GL_MODEL__NONE) bind_parameters(pp, params, scope, cls != GL_MODEL__NONE, dev);
   walk(pp, body);
 }
 
@@ -593,6 +598,10 @@ void gl_model__prov(gl_model *m) {
   gl_prov__summary_init(&pp);
   pp.walk_def = GL_MODEL__NONE;
   pp.dev_type = device_type_of_file(&pp);
+  /* a helper module that imports no framework: the device data its callers give it */
+  for (size_t k = 0; k < m->nprogram && pp.dev_type == GL_TYPE_NONE; k++)
+    if (m->program[k].device_params) pp.dev_type = m->program[k].device_type;
+  m->dev_type = pp.dev_type;
   pp.end = m->ends;
   pp.scratch = ts_tree_cursor_new(m->nodes.data[0].node);
   pp.walk_owner = GL_MODEL__MODULE_SCOPE;

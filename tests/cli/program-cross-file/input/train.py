@@ -1,0 +1,30 @@
+"""The entry point: the hot loop lives here, the reads it pays for live in other files."""
+import torch
+
+import pkg.metrics as metrics
+from app.trainer import Trainer
+from pkg import engine
+from pkg.engine import log_loss, run_epoch
+
+
+def main(loader):
+    model = torch.nn.Linear(4, 4).cuda()
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    for step in range(1000):
+        x = torch.randn(8, 4, device="cuda")
+        loss = (x * 2).sum()
+        log_loss(loss)                 # engine.log_loss reads it on every step
+        engine.step_helper(loss)       # ...and a helper of a helper (relative import)
+        metrics.record(loss)           # a module imported under another name
+        metrics.mixed(loss)            # near miss: the other caller passes host data
+        if step % 100 == 0:
+            metrics.every_n(loss)      # near miss: guarded, not per step
+    metrics.once(loss)                 # near miss: after the loop
+    for epoch in range(10):
+        run_epoch(model, loader)       # its own loop does the work: per epoch
+    Trainer(model).fit(loader)
+
+
+def host_side(values):
+    for v in values:
+        metrics.mixed(v.cpu())

@@ -1,0 +1,120 @@
+/* test_program.c: the program stage on hand-written summaries: module names from paths (packages,
+ * relative imports, a name two files share), which files a run must summarise though the
+ * prefilter skipped them, hotness down chains of calls (and not through guarded calls, calls
+ * beside an epoch loop, or calls of another def), device parameters to a fixed point, and the
+ * why of each hot def. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "program/program.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+static const gl_program_hot *hot_of(const gl_program_file *pf, uint32_t start) {
+  for (size_t k = 0; k < pf->n; k++)
+    if (pf->hot[k].start == start) return &pf->hot[k];
+  return NULL;
+}
+
+/* main.py's loop calls engine.step (absolute import) and, through it, helpers.report (relative
+ * import); engine.epoch has a loop of its own: what it calls beside that loop is not per step. */
+static void test_chain_through_relative_import(void **state) {
+  (void)state;
+  const char *paths[] = {"./main.py", "pkg/__init__.py", "pkg/engine.py", "pkg/helpers.py"};
+  const char *sums[] = {
+      "T\ttorch.Tensor\nD\tmain\t0\t100\t2\n"
+      "I\tstep\t0\tpkg.engine\tstep\nI\tengine\t0\tpkg\tengine\n"
+      "C\t0\t3\t5\td\tstep\nC\t0\t3\t6\t?\tengine.epoch\n",
+      "",
+      "D\tstep\t10\t50\t0\nD\tepoch\t60\t90\t2\n"
+      "I\treport\t1\thelpers\treport\nI\tlate\t1\thelpers\tlate\n"
+      "C\t0\t2\t3\t0\treport\nC\t1\t2\t8\t?\tlate\n",
+      "D\treport\t0\t30\t0\nD\tlate\t40\t60\t0\n",
+  };
+  bool need[4];
+  const char *partial[] = {sums[0], NULL, sums[2], NULL};
+  gl_program_needed(paths, partial, 4, need);
+  assert_false(need[0]);
+  assert_true(need[3]);     /* pkg/helpers.py: imported by pkg/engine.py */
+  gl_program_file *pf = gl_program_solve(paths, sums, 4);
+  const gl_program_hot *step = hot_of(&pf[2], 10), *report = hot_of(&pf[3], 0);
+  assert_non_null(step);
+  assert_true(step->hot);
+  assert_int_equal(step->device_params, 1);
+  assert_string_equal(step->device_type, "torch.Tensor");
+  assert_string_equal(step->why, "`step` runs on every step (./main.py:5)");
+  assert_non_null(report);
+  assert_int_equal(report->device_params, 1);   /* passed on by step as it came */
+  assert_string_equal(report->why, "`report` runs on every step (./main.py:5 -> pkg/engine.py:3)");
+  assert_non_null(hot_of(&pf[2], 60));          /* epoch itself is called per iteration */
+  assert_null(hot_of(&pf[3], 40));              /* beside epoch's own loop: per epoch */
+  gl_program_free(pf, 4);
+}
+
+/* A call under a guard (flags 0), a def two calls disagree on (device, host), and a module
+ * name two files share: nothing. */
+static void test_near_misses(void **state) {
+  (void)state;
+  const char *paths[] = {"train.py", "a/utils.py", "b/utils.py", "m.py"};
+  const char *sums[] = {
+      "D\tmain\t0\t100\t2\nI\tutils\t0\tutils\t\nI\tm\t0\tm\t\n"
+      "C\t0\t0\t4\td\tm.guarded\nC\t0\t3\t5\td\tm.mixed\nC\t0\t1\t6\t?\tm.mixed\n"
+      "C\t0\t3\t7\td\tutils.log\n",
+      "D\tlog\t0\t10\t0\n",
+      "D\tlog\t0\t10\t0\n",
+      "D\tguarded\t0\t10\t0\nD\tmixed\t20\t30\t0\n",
+  };
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths));
+  assert_int_equal(pf[1].n, 0);
+  assert_int_equal(pf[2].n, 0);
+  assert_null(hot_of(&pf[3], 0));
+  const gl_program_hot *mixed = hot_of(&pf[3], 20);
+  assert_non_null(mixed);
+  assert_int_equal(mixed->device_params, 0);
+  assert_null(mixed->device_type);
+  gl_program_free(pf, N(paths));
+}
+
+/* self.m() inside a class (its parameter 1 given device data: self is 0), passed on to a
+ * helper of another file that a package's __init__ re-exports. */
+static void test_methods_and_reexports(void **state) {
+  (void)state;
+  const char *paths[] = {"trainer.py", "lib/__init__.py", "lib/clip.py"};
+  const char *sums[] = {
+      "D\tT.fit\t0\t50\t2\nD\tT.after\t60\t90\t1\nI\tclip\t0\tlib\tclip\n"
+      "C\t0\t3\t4\td\tself.after\nC\t1\t3\t7\t1\tclip\n",
+      "I\tclip\t1\tclip\tclip\n",
+      "D\tclip\t0\t40\t0\n",
+  };
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths));
+  const gl_program_hot *after = hot_of(&pf[0], 60), *clip = hot_of(&pf[2], 0);
+  assert_null(after);   /* hot in its own file, given device data there: reported at that call */
+  assert_non_null(clip);
+  assert_true(clip->hot);
+  assert_int_equal(clip->device_params, 1);
+  gl_program_free(pf, N(paths));
+}
+
+/* Garbage in a summary is skipped, never read past. */
+static void test_malformed(void **state) {
+  (void)state;
+  const char *paths[] = {"x.py", "y.py"};
+  const char *sums[] = {"C\t9\t3\t1\td\ty.f\nD\nI\t\nC\t-1\nzzz\n", "D\tf\t0\t1\t0"};
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths));
+  assert_int_equal(pf[0].n, 0);
+  gl_program_free(pf, N(paths));
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_chain_through_relative_import),
+      cmocka_unit_test(test_near_misses),
+      cmocka_unit_test(test_methods_and_reexports),
+      cmocka_unit_test(test_malformed),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
