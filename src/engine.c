@@ -58,8 +58,7 @@ typedef struct worker {
   shared *sh;
   gl_parser *parser;
   gl_match_ctx *mctx;
-  const gl_model_def_fact *hot; /* pass 2: what the program stage learned of the file's defs */
-  size_t nhot;
+  const gl_model_program *prog; /* pass 2: what the program stage learned of the file */
   bool force;              /* lint whatever the prefilter says (the program stage's passes) */
 } worker;
 
@@ -147,8 +146,8 @@ static void lint_source(worker *w, const gl_source *src, gl_file_result *out) {
   }
   note_nuls(src, out);
   note_syntax_error(src, tree, out);
-  gl_model *model = gl_model_build_hot(src, tree, sh->set->models, w->hot, w->nhot);
-  if (sh->opts->program && !w->hot && sh->set->models) out->summary = gl_model_program_summary(model);
+  gl_model *model = gl_model_build_program(src, tree, sh->set->models, w->prog);
+  if (sh->opts->program && !w->prog && sh->set->models) out->summary = gl_model_program_summary(model);
   uint32_t depth = gl_model_max_depth(model), limit = gl_parse_max_depth(w->parser);
   if (depth > limit) {
     out->linted = false;
@@ -205,7 +204,7 @@ static void lint_path(worker *w, const gl_walk_file *file, gl_file_result *out) 
   }
   bool notebook = gl_notebook_is_path(file->path);
   /* an editor's unsaved text is not cached, nor a file linted again with other files' facts */
-  gl_cache *cache = from_stdin || w->hot ? NULL : opts->cache;
+  gl_cache *cache = from_stdin || w->prog ? NULL : opts->cache;
   /* What the prefilter skips (as lint_source would) costs less to skip again than an entry
    * costs to read and write; with no cache, lint_source makes the one check. */
   if (cache && !notebook && opts->prefilter && !w->force &&
@@ -244,23 +243,34 @@ static void worker_fini(worker *w) {
 static void lint_again(worker *w, size_t i) {
   shared *sh = w->sh;
   const gl_program_file *pf = &sh->program[i];
-  gl_model_def_fact *hot = gl_xcalloc(pf->n, sizeof(*hot));
-  for (size_t k = 0; k < pf->n; k++)
-    hot[k] = (gl_model_def_fact){
-        pf->hot[k].start, pf->hot[k].device_params,
-        pf->hot[k].device_type ? gl_libmodels_type_id(sh->set->models, pf->hot[k].device_type,
-                                                      strlen(pf->hot[k].device_type))
-                               : GL_TYPE_NONE,
-        pf->hot[k].hot};
-  w->hot = hot;
-  w->nhot = pf->n;
+  const gl_libmodels *lm = sh->set->models;
+  gl_model_def_fact *hot = gl_xcalloc(pf->n + pf->nclasses, sizeof(*hot));
+  for (size_t k = 0; k < pf->n; k++) {
+    const char *t = pf->hot[k].device_type;
+    hot[k] = (gl_model_def_fact){pf->hot[k].start, pf->hot[k].device_params,
+                                 t ? gl_libmodels_type_id(lm, t, strlen(t)) : GL_TYPE_NONE,
+                                 pf->hot[k].hot, GL_TYPE_NONE};
+  }
+  for (size_t k = 0; k < pf->nclasses; k++) {
+    const char *t = pf->classes[k].type;
+    hot[pf->n + k] = (gl_model_def_fact){pf->classes[k].start, 0, GL_TYPE_NONE, false,
+                                         gl_libmodels_type_id(lm, t, strlen(t))};
+  }
+  gl_model_call_fact *calls = gl_xcalloc(pf->ncalls ? pf->ncalls : 1, sizeof(*calls));
+  for (size_t k = 0; k < pf->ncalls; k++) {
+    const char *t = pf->calls[k].type;
+    calls[k] = (gl_model_call_fact){pf->calls[k].start,
+                                    t ? gl_libmodels_type_id(lm, t, strlen(t)) : GL_TYPE_NONE};
+  }
+  gl_model_program prog = {hot, pf->n + pf->nclasses, calls, pf->ncalls};
+  w->prog = &prog;
   w->force = true;
   gl_file_result again = {0}, *old = &sh->results[i];
   lint_path(w, &sh->files[i], &again);
-  w->hot = NULL;
-  w->nhot = 0;
+  w->prog = NULL;
   w->force = false;
   free(hot);
+  free(calls);
   for (size_t k = 0; k < again.findings.len; k++) {
     gl_finding *f = &again.findings.data[k];
     bool seen = false;
@@ -270,13 +280,14 @@ static void lint_again(worker *w, size_t i) {
              o->region.end_byte == f->region.end_byte;
     }
     if (seen) continue;
-    /* the innermost def hot through other files around the finding, else the first */
-    const gl_program_hot *why = &pf->hot[0];
+    /* the innermost def with facts around the finding (none: a value another file's def
+     * returned, or a def of this file such a def calls; the message stands alone) */
+    const gl_program_hot *why = NULL;
     for (size_t h = 0; h < pf->n; h++)
       if (pf->hot[h].start <= f->region.start_byte && f->region.start_byte < pf->hot[h].end &&
-          (why->start > f->region.start_byte || f->region.start_byte >= why->end ||
-           pf->hot[h].start >= why->start))
+          (!why || pf->hot[h].start >= why->start))
         why = &pf->hot[h];
+    if (!why) continue;
     size_t ml = strlen(f->message), wl = strlen(why->why);
     char *msg = gl_xcalloc(ml + wl + 3, 1);
     memcpy(msg, f->message, ml);
@@ -372,10 +383,10 @@ static void program_stage(shared *sh, unsigned jobs) {
     }
   }
   free(need);
-  gl_program_file *pf = gl_program_solve(paths, sums, n);
+  gl_program_file *pf = gl_program_solve(paths, sums, n, sh->set->models);
   nagain = 0;
   for (size_t i = 0; i < n; i++)
-    if (pf[i].n) again[nagain++] = i;
+    if (pf[i].n || pf[i].nclasses || pf[i].ncalls) again[nagain++] = i;
   if (nagain) {
     sh->again = again;
     sh->nagain = nagain;

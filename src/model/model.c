@@ -150,14 +150,18 @@ static uint32_t *subtree_ends(const gl_model *m) {
 }
 
 gl_model *gl_model_build(const gl_source *src, const TSTree *tree, const gl_libmodels *lm) {
-  return gl_model_build_hot(src, tree, lm, NULL, 0);
+  return gl_model_build_program(src, tree, lm, NULL);
 }
 
-gl_model *gl_model_build_hot(const gl_source *src, const TSTree *tree, const gl_libmodels *lm,
-                             const gl_model_def_fact *facts, size_t nfacts) {
+gl_model *gl_model_build_program(const gl_source *src, const TSTree *tree,
+                                 const gl_libmodels *lm, const gl_model_program *prog) {
   gl_model *m = gl_xcalloc(1, sizeof(*m));
-  m->program = facts;
-  m->nprogram = nfacts;
+  if (prog) {
+    m->program = prog->defs;
+    m->nprogram = prog->ndefs;
+    m->program_calls = prog->calls;
+    m->nprogram_calls = prog->ncalls;
+  }
   m->src = src;
   m->tree = tree;
   m->lm = lm;
@@ -174,6 +178,8 @@ gl_model *gl_model_build_hot(const gl_source *src, const TSTree *tree, const gl_
   m->qual_known = lm != NULL;
   m->program = NULL;
   m->nprogram = 0;
+  m->program_calls = NULL;
+  m->nprogram_calls = 0;
   return m;
 }
 
@@ -340,6 +346,8 @@ void gl_model_free(gl_model *m) {
   gl_vec_free(&m->timing_blocks);
   free(m->traced);
   free(m->hot_root);
+  free(m->def_ret);
+  free(m->def_ret_type);
   free(m->slots);
   free(m->ends);
   free(m->kinds);

@@ -31,18 +31,35 @@ typedef struct gl_comment {
  * for names, one for provenance (a loop body whose names change between its head and its end
  * is walked a second time). gl_model_free(NULL) does nothing. */
 gl_model *gl_model_build(const gl_source *src, const TSTree *tree, const gl_libmodels *lm);
-/* What the program stage learned of one def of the file from the rest of the run. */
+/* What the program stage learned of one def (or class) of the file from the rest of the run. */
 typedef struct gl_model_def_fact {
   uint32_t start;          /* the def node's start byte */
   uint32_t device_params;  /* bit k: parameter k (self is 0) is given device data */
   uint16_t device_type;    /* its type (the callers' framework), GL_TYPE_NONE when unknown */
   bool hot;                /* called on every step: hot as a def of the file called from a hot
                               loop is (model_freq.c) */
+  uint16_t class_type;     /* start is a class's: the type its name has through its bases in
+                              other files (torch.nn.ModuleClass), GL_TYPE_NONE when none */
 } gl_model_def_fact;
 
-/* The same, with the program stage's facts on some defs (borrowed for the build). */
-gl_model *gl_model_build_hot(const gl_source *src, const TSTree *tree, const gl_libmodels *lm,
-                             const gl_model_def_fact *facts, size_t nfacts);
+/* A call of a def of another file that returns device data (the program stage): whatever it
+ * is given, or given the device data this call passes. */
+typedef struct gl_model_call_fact {
+  uint32_t start;          /* the call node's start byte */
+  uint16_t type;           /* the returned data's type, GL_TYPE_NONE when unknown */
+} gl_model_call_fact;
+
+/* What the program stage learned of a file from the rest of the run (all borrowed). */
+typedef struct gl_model_program {
+  const gl_model_def_fact *defs;
+  size_t ndefs;
+  const gl_model_call_fact *calls;
+  size_t ncalls;
+} gl_model_program;
+
+/* The same, with the program stage's facts (borrowed for the build; NULL: none). */
+gl_model *gl_model_build_program(const gl_source *src, const TSTree *tree,
+                                 const gl_libmodels *lm, const gl_model_program *prog);
 
 /* What the program stage needs of the file (model_program.c): its defs, imports and calls that
  * may reach another file, as text the caller frees. Needs the library models (lm). */

@@ -433,6 +433,12 @@ static void call(gl_prov_pass *pp, const gl_pframe *f) {
       }
     }
   }
+  /* a def of another file that returns device data (the program stage) */
+  for (size_t k = 0; k < pp->m->nprogram_calls && gl_pval_prov(v) == GL_PROV_UNKNOWN; k++)
+    if (pp->m->program_calls[k].start == ts_node_start_byte(pp->m->nodes.data[f->rec].node)) {
+      v = (gl_pval){pp->m->program_calls[k].type, GL_PROV_DEVICE};
+      v = gl_prov__typed(pp, v);
+    }
   if (pp->hypo) {
     if (d2h_effect(pp, f, roles)) gl_prov__summary_d2h(pp);
   } else {

@@ -368,6 +368,10 @@ static void set_hot_root(gl_model *m, uint32_t def) {
 static uint16_t instance_type(const gl_model *m, uint32_t cls) {
   uint32_t ni = gl_model__index_of(m, ts_node_child_by_field_id(m->nodes.data[cls].node, m->f.name));
   uint16_t t = ni == GL_MODEL__NONE ? GL_TYPE_NONE : m->nodes.data[ni].type;
+  /* a base class in another file: the program stage's type */
+  for (size_t k = 0; k < m->nprogram && t == GL_TYPE_NONE; k++)
+    if (m->program[k].start == ts_node_start_byte(m->nodes.data[cls].node))
+      t = m->program[k].class_type;
   if (t == GL_TYPE_NONE) return t;
   const gl_api_entry *call = gl_libmodels_call(m->lm, t);
   return call && call->type != GL_TYPE_NONE ? call->type : t;

@@ -291,9 +291,13 @@ struct gl_model {
                                   framework's per-step method or a `# gpulint: hot` def (NULL
                                   when none); its loops do not make the rest of its body cold */
   uint16_t dev_type;           /* the array type of the file's device data (model_prov.c) */
+  uint8_t *def_ret;            /* per node, on summarised defs: GL_DEF_RET_* (NULL when none) */
+  uint16_t *def_ret_type;      /* per node: the type of what def_ret says it returns */
   const gl_model_def_fact *program; /* the program stage's facts on defs (borrowed for the build;
-                                       gl_model_build_hot) */
+                                       gl_model_build_program) */
   size_t nprogram;
+  const gl_model_call_fact *program_calls;  /* ... and on calls of other files' defs */
+  size_t nprogram_calls;
   bool test_module;            /* the file is a test module (test_*.py): nothing in it is hot */
   bool per_step_defs;          /* some def is hot as a framework's per-step method (model_freq.c) */
   uint8_t *traced;             /* per node, 1 on a def whose body runs when traced (jax.jit,
@@ -301,6 +305,11 @@ struct gl_model {
   bool times_anywhere;         /* some call of the file reads a clock (gl_model__timing_finish) */
   gl_vec(uint32_t) timing_blocks;   /* blocks (or the module) with a statement of their own
                                        that reads a clock (a block may repeat) */
+};
+
+enum {
+  GL_DEF_RET_DEVICE = 1,        /* returns device data whatever it is given */
+  GL_DEF_RET_DEVICE_GIVEN = 2,  /* returns device data when given device data */
 };
 
 /* The kind of n; GL_K_NONE for a null node too (an absent field). */

@@ -11,9 +11,13 @@
  *
  * Format: one record per line, fields separated by tabs (names are identifiers and dots only):
  *   T <type name of the file's device data> (first, when known)
- *   D <qualname> <start byte> <end byte> <flags: 1 hot, 2 gpu loop, 4 traced>
+ *   K <class name> <start byte> <type name of the class name or ""> <bases, comma-separated>
+ *     (a module-level class; bases written as dotted names only)
+ *   D <qualname> <start byte> <end byte> <flags: 1 hot, 2 gpu loop, 4 traced, 8 returns device
+ *     data, 16 returns device data when given it> <the returned data's type name or "">
  *   I <local name> <level: leading dots> <module or ""> <imported name or "">
- *   C <def number or -1> <flags: 1 hot, 2 hot when its def is> <line> <args> <callee dotted text>
+ *   C <def number or -1> <flags: 1 hot, 2 hot when its def is> <line> <start byte> <args>
+ *     <callee dotted text>
  * where args has one character per positional argument (at most 16): 'd' device data, a hex
  *   digit for a parameter of the call's def passed on as it came (its position), '?' anything
  *   else; a final '*' when a splat follows (what the rest binds is not known). */
@@ -60,9 +64,33 @@ static void add_name(const gl_model *m, gl_strbuf *out, uint32_t i) {
   gl_strbuf_add(out, s, len);
 }
 
+static bool callee_text(const gl_model *m, TSNode f, char *buf, size_t cap, char *head, size_t hcap);
+
+static void write_class(const gl_model *m, gl_strbuf *out, uint32_t i) {
+  TSNode cls = m->nodes.data[i].node;
+  uint32_t ni = gl_model__index_of(m, ts_node_child_by_field_id(cls, m->f.name));
+  uint16_t t = ni == GL_MODEL__NONE ? GL_TYPE_NONE : m->nodes.data[ni].type;
+  gl_strbuf_adds(out, "K\t");
+  add_name(m, out, i);
+  gl_strbuf_addf(out, "\t%u\t%s\t", ts_node_start_byte(cls),
+                 t == GL_TYPE_NONE ? "" : gl_libmodels_type_name(m->lm, t));
+  TSNode bases = ts_node_child_by_field_id(cls, m->f.superclasses);
+  bool first = true;
+  uint32_t nbases = ts_node_is_null(bases) ? 0 : ts_node_named_child_count(bases);
+  for (uint32_t k = 0; k < nbases; k++) {
+    char text[MAX_DOTTED], head[MAX_DOTTED];
+    if (!callee_text(m, ts_node_named_child(bases, k), text, sizeof(text), head, sizeof(head)))
+      continue;
+    gl_strbuf_addf(out, "%s%s", first ? "" : ",", text);
+    first = false;
+  }
+  gl_strbuf_adds(out, "\n");
+}
+
 static void write_defs(const gl_model *m, gl_strbuf *out, defmap *dm) {
   for (uint32_t i = 0; i < m->nodes.len; i++) {
     const gl_model__rec *r = &m->nodes.data[i];
+    if (r->kind == GL_K_CLASS_DEFINITION && at_module_level(m, i)) write_class(m, out, i);
     if (r->kind != GL_K_FUNCTION_DEFINITION) continue;
     uint32_t cls = method_class(m, i);
     if (cls == GL_MODEL__NONE && !at_module_level(m, i)) continue;
@@ -72,11 +100,14 @@ static void write_defs(const gl_model *m, gl_strbuf *out, defmap *dm) {
       gl_strbuf_adds(out, ".");
     }
     add_name(m, out, i);
+    uint8_t ret = m->def_ret ? m->def_ret[i] : 0;
+    uint16_t rt = ret ? m->def_ret_type[i] : GL_TYPE_NONE;
     unsigned flags = ((r->flags & GL_REC_HOT_DEF) ? 1u : 0u) |
                      (gl_model__def_gpu_loop(m, i) ? 2u : 0u) |
-                     (m->traced && m->traced[i] ? 4u : 0u);
-    gl_strbuf_addf(out, "\t%u\t%u\t%u\n", ts_node_start_byte(r->node), ts_node_end_byte(r->node),
-                   flags);
+                     (m->traced && m->traced[i] ? 4u : 0u) |
+                     ((ret & GL_DEF_RET_DEVICE) ? 8u : 0u) | ((ret & GL_DEF_RET_DEVICE_GIVEN) ? 16u : 0u);
+    gl_strbuf_addf(out, "\t%u\t%u\t%u\t%s\n", ts_node_start_byte(r->node), ts_node_end_byte(r->node),
+                   flags, rt == GL_TYPE_NONE ? "" : gl_libmodels_type_name(m->lm, rt));
     dm->num[i] = dm->count++;
   }
 }
@@ -236,7 +267,8 @@ static int param_position(const gl_model *m, uint32_t def, TSNode a) {
   const char *as = gl_model__text(m, a, &al);
   TSNode params = ts_node_child_by_field_id(m->nodes.data[def].node, m->f.parameters);
   int pos = 0;
-  for (uint32_t k = 0; k < ts_node_named_child_count(params) && pos < 16; k++) {
+  uint32_t nparams = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
+  for (uint32_t k = 0; k < nparams && pos < 16; k++) {
     TSNode p = ts_node_named_child(params, k);
     gl_model__kind kk = gl_model__kind_of(m, p);
     if (kk == GL_K_COMMENT) continue;
@@ -259,7 +291,8 @@ static int param_position(const gl_model *m, uint32_t def, TSNode a) {
 static void write_args(const gl_model *m, gl_strbuf *out, TSNode call, uint32_t def, bool direct) {
   TSNode args = ts_node_child_by_field_id(call, m->f.arguments);
   unsigned n = 0;
-  for (uint32_t k = 0; k < ts_node_named_child_count(args) && n < 16; k++) {
+  uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
+  for (uint32_t k = 0; k < nargs && n < 16; k++) {
     TSNode a = ts_node_named_child(args, k);
     gl_model__kind kk = gl_model__kind_of(m, a);
     if (kk == GL_K_COMMENT) continue;
@@ -297,7 +330,8 @@ static void write_calls(const gl_model *m, gl_strbuf *out, const defmap *dm) {
                      (def != GL_MODEL__NONE && direct && !traced && !m->test_module &&
                               !gl_model__guarded(m, i) ? 2u : 0u);
     long num = def == GL_MODEL__NONE ? -1 : (long)dm->num[def];
-    gl_strbuf_addf(out, "C\t%ld\t%u\t%u\t", num, flags, ts_node_start_point(r->node).row + 1);
+    gl_strbuf_addf(out, "C\t%ld\t%u\t%u\t%u\t", num, flags, ts_node_start_point(r->node).row + 1,
+                   ts_node_start_byte(r->node));
     write_args(m, out, r->node, def, direct);
     gl_strbuf_addf(out, "\t%s\n", text);
   }

@@ -72,7 +72,35 @@ void gl_prov__summary_init(gl_prov_pass *pp) {
   pp->fentry = GL_MODEL__NONE;
 }
 
+/* Keeps what each summarised def returns, for the program stage (m->def_ret): device data
+ * whatever it is given (its real walk), or when given device data (its device walk). */
+static void keep_returns(gl_prov_pass *pp) {
+  gl_model *m = pp->m;
+  for (size_t e = 0; e < m->names.entries.len; e++) {
+    uint32_t def = pp->fdef[e];
+    if (def == GL_MODEL__NONE || def == FDEF_MANY || (pp->fstate[e] & FS_GENERATOR)) continue;
+    uint8_t flags = 0;
+    uint16_t type = GL_TYPE_NONE;
+    if ((pp->fstate[e] & FS_REAL_RET) && gl_pval_prov(pp->freal[e]) == GL_PROV_DEVICE) {
+      flags |= GL_DEF_RET_DEVICE;
+      type = pp->freal[e].type;
+    }
+    if ((pp->fstate[e] & FS_RET) && gl_pval_prov(pp->fret[e]) == GL_PROV_DEVICE) {
+      flags |= GL_DEF_RET_DEVICE_GIVEN;
+      if (type == GL_TYPE_NONE) type = pp->fret[e].type;
+    }
+    if (!flags) continue;
+    if (!m->def_ret) {
+      m->def_ret = gl_xcalloc(m->nodes.len, 1);
+      m->def_ret_type = gl_xcalloc(m->nodes.len, sizeof(uint16_t));
+    }
+    m->def_ret[def] = flags;
+    m->def_ret_type[def] = type;
+  }
+}
+
 void gl_prov__summary_free(gl_prov_pass *pp) {
+  keep_returns(pp);
   free(pp->defnames);
   free(pp->fdef);
   free(pp->fret);

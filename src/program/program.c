@@ -19,12 +19,13 @@
 #include "base/strbuf.h"
 #include "base/vec.h"
 #include "base/xalloc.h"
+#include "libmodel/libmodel.h"
 
 #define MAX_HOPS 4      /* re-exports followed from one module to the next */
 #define MAX_CHAIN 6     /* calls shown in a why */
 #define NAME_MAX_LEN 512
 
-enum { D_HOT = 1, D_GPU_LOOP = 2, D_TRACED = 4 };
+enum { D_HOT = 1, D_GPU_LOOP = 2, D_TRACED = 4, D_RET_DEVICE = 8, D_RET_GIVEN = 16 };
 enum { C_HOT = 1, C_WITH_DEF = 2 };
 
 typedef struct pdef {
@@ -33,12 +34,23 @@ typedef struct pdef {
   unsigned flags;
   int newly;            /* hot through other files */
   int32_t pred_file, pred_call;   /* the call that made it hot */
+  const char *root;     /* hot as a per-step method of this class type (its bases' model) */
+  const char *ret_type; /* D_RET_*: the returned data's type name ("" unknown) */
   uint32_t dev;         /* device parameters: the AND of its calls' argument masks */
   uint32_t acc;         /* dev of the round under way */
   const char *dev_type; /* the device type its first caller passes */
   bool cross;           /* some call of it is in another file */
   int32_t site_file, site_call;   /* its first call in the run (-1: none) */
 } pdef;
+
+typedef struct pclass {
+  const char *name;
+  uint32_t start;
+  const char *type;     /* the model type of its name in pass 1 ("" none) */
+  char *bases;          /* comma-separated dotted texts (split in place) */
+  const char *got;      /* the type found through its bases (NULL none) */
+  bool methods;         /* it defines a method besides __init__ */
+} pclass;
 
 typedef struct pimp {
   const char *local, *module, *name;
@@ -49,6 +61,7 @@ typedef struct pcall {
   int32_t def;
   unsigned flags;
   uint32_t line;
+  uint32_t start;       /* the call node's start byte */
   const char *args;     /* model_program.c: 'd', a parameter's hex position, '?', final '*' */
   const char *text;
   int32_t tfile, tdef;  /* the def it calls (-1: none of the run) */
@@ -64,6 +77,7 @@ typedef struct pfile {
   gl_vec(pdef) defs;
   gl_vec(pimp) imps;
   gl_vec(pcall) calls;
+  gl_vec(pclass) classes;
 } pfile;
 
 /* ---- the module table: every dotted suffix of every module name -> file ------------------- */
@@ -139,12 +153,20 @@ static void parse_summary(pfile *f) {
     *line_end = '\0';
     if (kind == 'T') {
       f->dev_type = field(&q);
+    } else if (kind == 'K') {
+      pclass k = {0};
+      k.name = field(&q);
+      k.start = (uint32_t)strtoul(field(&q), NULL, 10);
+      k.type = field(&q);
+      k.bases = field(&q);
+      gl_vec_push(&f->classes, k);
     } else if (kind == 'D') {
       pdef d = {0};
       d.qual = field(&q);
       d.start = (uint32_t)strtoul(field(&q), NULL, 10);
       d.end = (uint32_t)strtoul(field(&q), NULL, 10);
       d.flags = (unsigned)strtoul(field(&q), NULL, 10);
+      d.ret_type = field(&q);
       d.pred_file = d.pred_call = d.site_file = d.site_call = -1;
       gl_vec_push(&f->defs, d);
     } else if (kind == 'I') {
@@ -159,6 +181,7 @@ static void parse_summary(pfile *f) {
       c.def = (int32_t)strtol(field(&q), NULL, 10);
       c.flags = (unsigned)strtoul(field(&q), NULL, 10);
       c.line = (uint32_t)strtoul(field(&q), NULL, 10);
+      c.start = (uint32_t)strtoul(field(&q), NULL, 10);
       c.args = field(&q);
       c.text = field(&q);
       c.tfile = c.tdef = -1;
@@ -179,6 +202,17 @@ static int32_t def_named(const pfile *f, const char *qual) {
   for (size_t i = 0; i < f->defs.len; i++)
     if (strcmp(f->defs.data[i].qual, qual) == 0) return (int32_t)i;
   return -1;
+}
+
+static int32_t class_named(const pfile *f, const char *name) {
+  for (size_t i = 0; i < f->classes.len; i++)
+    if (strcmp(f->classes.data[i].name, name) == 0) return (int32_t)i;
+  return -1;
+}
+
+/* A def (cls false) or a module-level class (cls true) of f by name. */
+static int32_t named(const pfile *f, const char *qual, bool cls) {
+  return cls ? class_named(f, qual) : def_named(f, qual);
 }
 
 /* The import of f binding local, when exactly one does (or all alike). */
@@ -225,11 +259,13 @@ static bool import_target(const pfile *f, const pimp *im, char *out, size_t cap)
   return n > 0 && (size_t)n < cap;
 }
 
-static target resolve_in(pfile *files, const modtab *t, int32_t fi, const char *text, int hops);
+static target resolve_in(pfile *files, const modtab *t, int32_t fi, const char *text, int hops,
+                         bool cls);
 
 /* A fully dotted name: the longest prefix that names a module of the run, the rest a def of it
  * (or a name that module imports, followed). */
-static target resolve_qualified(pfile *files, const modtab *t, const char *full, int hops) {
+static target resolve_qualified(pfile *files, const modtab *t, const char *full, int hops,
+                                bool cls) {
   target none = {-1, -1};
   char buf[NAME_MAX_LEN];
   if (strlen(full) >= sizeof(buf)) return none;
@@ -239,9 +275,9 @@ static target resolve_qualified(pfile *files, const modtab *t, const char *full,
     int32_t fi = mod_get(t, buf);
     if (fi < 0) continue;
     const char *rest = full + (dot - buf) + 1;
-    int32_t d = def_named(&files[fi], rest);
+    int32_t d = named(&files[fi], rest, cls);
     if (d >= 0) return (target){fi, d};
-    if (hops < MAX_HOPS) return resolve_in(files, t, fi, rest, hops + 1);
+    if (hops < MAX_HOPS) return resolve_in(files, t, fi, rest, hops + 1, cls);
     return none;
   }
   return none;
@@ -264,17 +300,19 @@ static target resolve_call(pfile *files, const modtab *t, int32_t fi, int32_t ca
     int32_t d = def_named(f, want);
     return d >= 0 ? (target){fi, d} : none;
   }
-  return resolve_in(files, t, fi, text, 0);
+  return resolve_in(files, t, fi, text, 0, false);
 }
 
-/* A callee text read in file fi: through an import of its head, else a def of fi. */
-static target resolve_in(pfile *files, const modtab *t, int32_t fi, const char *text, int hops) {
+/* A dotted text read in file fi (a callee, or a base class when cls): through an import of its
+ * head, else a def (class) of fi. */
+static target resolve_in(pfile *files, const modtab *t, int32_t fi, const char *text, int hops,
+                         bool cls) {
   target none = {-1, -1};
   const pfile *f = &files[fi];
   size_t hl = strcspn(text, ".");
   const pimp *im = import_of(f, text, hl);
   if (!im) {
-    int32_t d = def_named(f, text);
+    int32_t d = named(f, text, cls);
     return d >= 0 ? (target){fi, d} : none;
   }
   char full[NAME_MAX_LEN];
@@ -282,7 +320,47 @@ static target resolve_in(pfile *files, const modtab *t, int32_t fi, const char *
   size_t fl = strlen(full);
   if (text[hl] && snprintf(full + fl, sizeof(full) - fl, "%s", text + hl) >= (int)(sizeof(full) - fl))
     return none;
-  return resolve_qualified(files, t, full, hops);
+  return resolve_qualified(files, t, full, hops, cls);
+}
+
+/* ---- class types ---------------------------------------------------------------------------- */
+
+/* The type of a class through its bases (`class Layer(ProjectModule)` where ProjectModule, in
+ * another file, derives torch.nn.Module), to a fixed point over chains of bases (bounded). */
+static void class_types(pfile *files, const modtab *t, size_t n) {
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < files[i].classes.len; k++) {
+      pclass *c = &files[i].classes.data[k];
+      size_t nl = strlen(c->name);
+      for (size_t d = 0; d < files[i].defs.len && !c->methods; d++) {
+        const char *q = files[i].defs.data[d].qual;
+        c->methods = strncmp(q, c->name, nl) == 0 && q[nl] == '.' && strcmp(q + nl + 1, "__init__") != 0;
+      }
+    }
+  for (int round = 0; round < 8; round++) {
+    bool changed = false;
+    for (size_t i = 0; i < n; i++)
+      for (size_t k = 0; k < files[i].classes.len; k++) {
+        pclass *c = &files[i].classes.data[k];
+        if (*c->type || c->got) continue;
+        for (const char *b = c->bases; *b && !c->got;) {
+          char one[NAME_MAX_LEN];
+          size_t bl = strcspn(b, ",");
+          if (bl < sizeof(one)) {
+            memcpy(one, b, bl);
+            one[bl] = '\0';
+            target tg = resolve_in(files, t, (int32_t)i, one, 0, true);
+            if (tg.file >= 0) {
+              const pclass *base = &files[tg.file].classes.data[tg.def];
+              c->got = *base->type ? base->type : base->got;
+            }
+          }
+          b += bl + (b[bl] == ',');
+        }
+        changed |= c->got != NULL;
+      }
+    if (!changed) break;
+  }
 }
 
 /* ---- propagation --------------------------------------------------------------------------- */
@@ -293,31 +371,43 @@ typedef struct item {
 
 typedef gl_vec(item) item_queue;
 
+static void chain_out(const pfile *files, const int32_t *cf, const int32_t *cc, int n,
+                      gl_strbuf *out) {
+  for (int k = n - 1; k >= 0; k--)
+    gl_strbuf_addf(out, "%s:%u%s", files[cf[k]].path, files[cf[k]].calls.data[cc[k]].line,
+                   k ? " -> " : ")");
+}
+
+/* Why def di of file fi has facts: the calls from a hot loop (or a per-step method) down to it,
+ * or the call that gives it device data. */
 static void why_of(const pfile *files, int32_t fi, int32_t di, gl_strbuf *out) {
   int32_t chain_f[MAX_CHAIN], chain_c[MAX_CHAIN];
   int n = 0;
-  for (int32_t f = fi, d = di; f >= 0 && d >= 0 && n < MAX_CHAIN;) {
-    const pdef *pd = &files[f].defs.data[d];
-    if (pd->pred_file < 0) break;
-    chain_f[n] = pd->pred_file;
-    chain_c[n++] = pd->pred_call;
-    int32_t cf = pd->pred_file, cd = files[cf].calls.data[pd->pred_call].def;
+  const pdef *self = &files[fi].defs.data[di], *top = self;
+  for (int32_t f = fi, d = di; n < MAX_CHAIN;) {
+    top = &files[f].defs.data[d];
+    if (top->pred_file < 0) break;
+    chain_f[n] = top->pred_file;
+    chain_c[n++] = top->pred_call;
+    int32_t cf = top->pred_file, cd = files[cf].calls.data[top->pred_call].def;
     if (cd < 0 || !files[cf].defs.data[cd].newly) break;
     f = cf;
     d = cd;
   }
-  const pdef *self = &files[fi].defs.data[di];
   if (!self->newly) {
     const pfile *sf = &files[self->site_file];
     gl_strbuf_addf(out, "`%s` is given device data (%s:%u)", self->qual, sf->path,
                    sf->calls.data[self->site_call].line);
-    return;
+  } else if (top->root && top->pred_file < 0) {
+    gl_strbuf_addf(out, "`%s` runs on every step (", self->qual);
+    if (top == self) gl_strbuf_addf(out, "a per-step method of %s)", top->root);
+    else gl_strbuf_addf(out, "%s's `%s` -> ", top->root, top->qual);
+    chain_out(files, chain_f, chain_c, n, out);
+  } else {
+    gl_strbuf_addf(out, "`%s` runs on every step (", self->qual);
+    if (!n) gl_strbuf_adds(out, ")");
+    chain_out(files, chain_f, chain_c, n, out);
   }
-  gl_strbuf_addf(out, "`%s` runs on every step (", self->qual);
-  if (!n) gl_strbuf_adds(out, ")");
-  for (int k = n - 1; k >= 0; k--)
-    gl_strbuf_addf(out, "%s:%u%s", files[chain_f[k]].path,
-                   files[chain_f[k]].calls.data[chain_c[k]].line, k ? " -> " : ")");
 }
 
 /* The mask of positions where call c (of file f) passes device data, given its def's mask. */
@@ -423,6 +513,7 @@ static void run_free(run *r) {
     gl_vec_free(&r->files[i].defs);
     gl_vec_free(&r->files[i].imps);
     gl_vec_free(&r->files[i].calls);
+    gl_vec_free(&r->files[i].classes);
   }
   free(r->files);
 }
@@ -449,7 +540,44 @@ void gl_program_needed(const char *const *paths, const char *const *summaries, s
   run_free(&r);
 }
 
-gl_program_file *gl_program_solve(const char *const *paths, const char *const *summaries, size_t n) {
+/* The instance type's name when a framework calls method name of an instance of the class type
+ * (a class name's type, torch.nn.ModuleClass) on every step ("per-step" in the models); else
+ * NULL. */
+static const char *step_method(const gl_libmodels *lm, const char *type, const char *name) {
+  if (!lm) return NULL;
+  uint16_t t = gl_libmodels_type_id(lm, type, strlen(type));
+  if (t == GL_TYPE_NONE) return NULL;
+  const gl_api_entry *call = gl_libmodels_call(lm, t);
+  if (call && call->type != GL_TYPE_NONE) t = call->type;
+  const gl_api_entry *e = gl_libmodels_method(lm, t, name, strlen(name));
+  return e && e->per_step ? gl_libmodels_type_name(lm, t) : NULL;
+}
+
+/* Hot roots the files alone could not see: the per-step methods of classes typed through bases
+ * in other files. */
+static void class_roots(pfile *files, size_t n, const gl_libmodels *lm, item_queue *queue) {
+  for (size_t i = 0; i < n; i++)
+    for (size_t k = 0; k < files[i].classes.len; k++) {
+      const pclass *c = &files[i].classes.data[k];
+      if (!c->got) continue;
+      size_t nl = strlen(c->name);
+      for (size_t d = 0; d < files[i].defs.len; d++) {
+        pdef *pd = &files[i].defs.data[d];
+        if (strncmp(pd->qual, c->name, nl) != 0 || pd->qual[nl] != '.' || (pd->flags & D_HOT) ||
+            pd->newly)
+          continue;
+        const char *inst = step_method(lm, c->got, pd->qual + nl + 1);
+        if (!inst) continue;
+        pd->newly = 1;
+        pd->root = inst;
+        item it = {(int32_t)i, (int32_t)d};
+        gl_vec_push(queue, it);
+      }
+    }
+}
+
+gl_program_file *gl_program_solve(const char *const *paths, const char *const *summaries, size_t n,
+                                  const gl_libmodels *lm) {
   gl_program_file *out = gl_xcalloc(n ? n : 1, sizeof(*out));
   run r;
   run_load(&r, paths, summaries, n);
@@ -467,8 +595,10 @@ gl_program_file *gl_program_solve(const char *const *paths, const char *const *s
       pc->offset = strchr(q, '.') && !(tl >= ql && strcmp(pc->text + tl - ql, q) == 0);
     }
   device_params(files, n);
+  class_types(files, &t, n);
   /* roots: the calls pass 1 found hot; then the per-run calls of each def made hot */
   item_queue queue = {0};
+  class_roots(files, n, lm, &queue);
   for (size_t i = 0; i < n; i++)
     for (size_t c = 0; c < files[i].calls.len; c++) {
       const pcall *pc = &files[i].calls.data[c];
@@ -478,7 +608,8 @@ gl_program_file *gl_program_solve(const char *const *paths, const char *const *s
   for (size_t q = 0; q < queue.len; q++) {
     item it = queue.data[q];
     pfile *f = &files[it.file];
-    if (f->defs.data[it.def].flags & D_GPU_LOOP) continue;
+    /* beside a def's own epoch loop nothing is per step; a per-step method's body is */
+    if ((f->defs.data[it.def].flags & D_GPU_LOOP) && !f->defs.data[it.def].root) continue;
     for (size_t c = 0; c < f->calls.len; c++) {
       const pcall *pc = &f->calls.data[c];
       if (pc->def != it.def || !(pc->flags & C_WITH_DEF)) continue;
@@ -502,6 +633,26 @@ gl_program_file *gl_program_solve(const char *const *paths, const char *const *s
           dev && pd->dev_type && *pd->dev_type ? gl_xstrdup(pd->dev_type) : NULL,
           gl_strbuf_take(&why)};
     }
+    /* calls of another file's defs that return device data, in hot code */
+    for (size_t c = 0; c < f->calls.len; c++) {
+      const pcall *pc = &f->calls.data[c];
+      if (pc->tfile < 0 || pc->tfile == (int32_t)i) continue;
+      bool hot_call = (pc->flags & C_HOT) ||
+                      (pc->def >= 0 && f->defs.data[pc->def].newly && (pc->flags & C_WITH_DEF));
+      const pdef *td = &files[pc->tfile].defs.data[pc->tdef];
+      bool ret = (td->flags & D_RET_DEVICE) || ((td->flags & D_RET_GIVEN) && args_mask(pc, f));
+      if (!hot_call || !ret) continue;
+      const char *type = *td->ret_type ? td->ret_type : files[pc->tfile].dev_type;
+      out[i].calls = gl_xrealloc(out[i].calls, (out[i].ncalls + 1) * sizeof(*out[i].calls));
+      out[i].calls[out[i].ncalls++] =
+          (gl_program_call){pc->start, type && *type ? gl_xstrdup(type) : NULL};
+    }
+    for (size_t k = 0; k < f->classes.len; k++) {
+      const pclass *c = &f->classes.data[k];
+      if (!c->got || !c->methods) continue;
+      out[i].classes = gl_xrealloc(out[i].classes, (out[i].nclasses + 1) * sizeof(*out[i].classes));
+      out[i].classes[out[i].nclasses++] = (gl_program_class){c->start, gl_xstrdup(c->got)};
+    }
   }
   gl_vec_free(&queue);
   run_free(&r);
@@ -516,6 +667,10 @@ void gl_program_free(gl_program_file *files, size_t n) {
       free(files[i].hot[k].device_type);
     }
     free(files[i].hot);
+    for (size_t k = 0; k < files[i].nclasses; k++) free(files[i].classes[k].type);
+    free(files[i].classes);
+    for (size_t k = 0; k < files[i].ncalls; k++) free(files[i].calls[k].type);
+    free(files[i].calls);
   }
   free(files);
 }

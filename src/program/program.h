@@ -26,20 +26,42 @@ typedef struct gl_program_hot {
                             or "`log` is given device data (main.py:12)" */
 } gl_program_hot;
 
-/* The defs of one file with such facts, in the order of their defs. */
+/* A module-level class whose type the file alone does not know: its bases, in other files,
+ * derive a modelled class (`class Layer(ProjectModule)`, ProjectModule deriving torch.nn.Module). */
+typedef struct gl_program_class {
+  uint32_t start;        /* the class_definition node's start byte */
+  char *type;            /* owned: the model type its name gets (torch.nn.ModuleClass) */
+} gl_program_class;
+
+/* A call in hot code of another file's def that returns device data (whatever it is given, or
+ * given what this call passes). */
+typedef struct gl_program_call {
+  uint32_t start;        /* the call node's start byte */
+  char *type;            /* owned: the returned data's type name, or NULL */
+} gl_program_call;
+
+/* The defs, classes and calls of one file with such facts, in document order. */
 typedef struct gl_program_file {
   gl_program_hot *hot;
   size_t n;
+  gl_program_class *classes;
+  size_t nclasses;
+  gl_program_call *calls;
+  size_t ncalls;
 } gl_program_file;
 
-/* Solves the run: paths[i] is file i's display path, summaries[i] its summary (NULL when it has
- * none: not parsed, or a notebook's defs). Returns n gl_program_file (empty when nothing of that
- * file is hot through other files); output depends only on the inputs, in their order. */
 /* Marks need[i] for each file i without a summary that a file with one imports (a module the
  * prefilter skipped: it may name no library, yet hold the helper a hot loop calls). */
 void gl_program_needed(const char *const *paths, const char *const *summaries, size_t n, bool *need);
 
-gl_program_file *gl_program_solve(const char *const *paths, const char *const *summaries, size_t n);
+struct gl_libmodels;
+
+/* Solves the run: paths[i] is file i's display path, summaries[i] its summary (NULL when it has
+ * none: not parsed). lm (may be NULL) says which methods of a class type a framework calls per
+ * step. Returns n gl_program_file (empty when the run adds nothing to that file); output
+ * depends only on the inputs, in their order. */
+gl_program_file *gl_program_solve(const char *const *paths, const char *const *summaries, size_t n,
+                                  const struct gl_libmodels *lm);
 void gl_program_free(gl_program_file *files, size_t n);
 
 #endif

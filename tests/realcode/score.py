@@ -165,9 +165,10 @@ def assign_halves(repos):
                 r["half"] = "held" if hashlib.sha256(r["repo"].encode()).digest()[0] % 2 else "tune"
             c[r["half"]] += 1
 
-def extract(repo, mirror, work):
-    """The scoped files of repo at its commit, under work/<file stem>/; returns that folder."""
-    dest = os.path.join(work, repo["file"][:-4] + "@" + repo["commit"][:12])
+def extract(repo, mirror, work, whole=False):
+    """The scoped files of repo at its commit (whole: and every other .py file), under
+    work/<file stem>@<commit12>[-all]/; returns that folder."""
+    dest = os.path.join(work, repo["file"][:-4] + "@" + repo["commit"][:12] + ("-all" if whole else ""))
     stamp = os.path.join(dest, ".extracted")
     if os.path.exists(stamp):
         return dest
@@ -175,7 +176,8 @@ def extract(repo, mirror, work):
     if not os.path.isdir(gitdir):
         raise LabelError(f"{repo['repo']}: no snapshot at {gitdir} (fetch it first)")
     tar = subprocess.run(["git", "--git-dir", gitdir, "archive", "--format=tar", repo["commit"],
-                          "--"] + repo["scope"], capture_output=True)
+                          "--"] + repo["scope"] + ([":(glob)**/*.py"] if whole else []),
+                         capture_output=True)
     if tar.returncode != 0:
         raise LabelError(f"{repo['repo']}: git archive failed: {tar.stderr.decode().strip()}")
     os.makedirs(dest, exist_ok=True)
@@ -185,6 +187,12 @@ def extract(repo, mirror, work):
                 t.extract(m, dest, set_attrs=False)
     open(stamp, "w").close()
     return dest
+
+
+def in_scope(finding, scope):
+    """True when finding's file is a scoped file or lies in a scoped folder; strips "./"."""
+    name = finding["filename"] = finding["filename"].removeprefix("./")
+    return any(name == s or name.startswith(s.rstrip("/") + "/") for s in scope)
 
 
 def run_gpulint(binary, tree, scope, extra):
@@ -354,6 +362,9 @@ def main():
     ap.add_argument("--mirror", default="/work/.mirror")
     ap.add_argument("--work", default=os.path.join(os.environ.get("TMPDIR", "/tmp"),
                                                    "gpulint-realcode"))
+    ap.add_argument("--whole", action="store_true",
+                    help="lint every .py file of each repository (`gpulint .`), judging the "
+                         "scoped files: callers in other files are in the run")
     ap.add_argument("--json", help="write the figures to this file")
     ap.add_argument("--record", metavar="DATE",
                     help="write the held-back half's per-rule precision into the rule files")
@@ -381,11 +392,16 @@ def main():
     results, trees = {}, {}
     for r in repos:
         try:
-            tree = extract(r, a.mirror, a.work)
+            tree = extract(r, a.mirror, a.work, a.whole)
         except LabelError as e:
             sys.exit(f"score.py: {e}")
         trees[r["repo"]] = tree
-        results[r["repo"]] = score_repo(r, run_gpulint(binary, tree, r["scope"], a.extra))
+        if a.whole:   # the project as its users lint it; judged in the scoped files only
+            found = [f for f in run_gpulint(binary, tree, ["."], a.extra)
+                     if in_scope(f, r["scope"])]
+        else:
+            found = run_gpulint(binary, tree, r["scope"], a.extra)
+        results[r["repo"]] = score_repo(r, found)
     summary = report(repos, results, halves, a.unjudged, trees, a.context)
     if a.record:
         if "held" not in summary:

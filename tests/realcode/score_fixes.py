@@ -134,6 +134,29 @@ def extract(r, commit, mirror, work):
     return dest
 
 
+def extract_whole(r, commit, mirror, work):
+    """Every .py file of the repository at commit, under work/<owner+name>@<commit12>-all/: the
+    project as its users lint it (`gpulint .`), so callers in other files are in the run."""
+    dest = os.path.join(work, r["repo"].replace("/", "+") + "@" + commit[:12] + "-all")
+    stamp = os.path.join(dest, ".extracted")
+    if os.path.exists(stamp):
+        return dest
+    gitdir = os.path.join(mirror, r["repo"].replace("/", "+"), "repo")
+    if not os.path.isdir(gitdir):
+        raise FixError(f"{r['where']}: no snapshot at {gitdir} (fetch {r['repo']} first)")
+    os.makedirs(dest, exist_ok=True)
+    arch = subprocess.Popen(["git", "--git-dir", gitdir, "archive", "--format=tar", commit, "--",
+                             ":(glob)**/*.py"],
+                            stdout=subprocess.PIPE)
+    tar = subprocess.run(["tar", "-x", "-C", dest, "--wildcards", "--no-anchored", "*.py"],
+                         stdin=arch.stdout, capture_output=True)
+    arch.stdout.close()
+    if arch.wait() != 0 or tar.returncode not in (0, 2):
+        raise FixError(f"{r['where']}: git archive {commit[:12]} failed")
+    open(stamp, "w").close()
+    return dest
+
+
 def counts(rule, category):
     if category == "other":
         return not rule.startswith("GPU1")
@@ -153,6 +176,9 @@ def main():
     ap.add_argument("--pin", action="store_true", help="write each row's half into fixes.tsv")
     ap.add_argument("--half", choices=["tune", "held", "both"], default="both")
     ap.add_argument("--misses", action="store_true", help="list the pitfalls not found")
+    ap.add_argument("--whole", action="store_true",
+                    help="lint every .py file of the repository at each commit (`gpulint .`), "
+                         "not the fixed file alone: callers in other files are in the run")
     ap.add_argument("--mirror", default="/work/.mirror")
     ap.add_argument("--work", default=os.path.join(os.environ.get("TMPDIR", "/tmp"),
                                                    "gpulint-fixes"))
@@ -186,12 +212,18 @@ def main():
             got = {}
             for side in ("parent", "fix"):
                 try:
-                    tree = extract(r, r[side], a.mirror, a.work)
+                    if a.whole:
+                        tree = extract_whole(r, r[side], a.mirror, a.work)
+                    else:
+                        tree = extract(r, r[side], a.mirror, a.work)
                 except FixError as e:
                     sys.exit(f"score_fixes.py: {e}")
-                key = (tree, r["path"])
+                key = (tree, "." if a.whole else r["path"])
                 if key not in cache:
-                    cache[key] = score.run_gpulint(binary, tree, [r["path"]], a.extra)
+                    found = score.run_gpulint(binary, tree, [key[1]], a.extra)
+                    for f in found:
+                        f["filename"] = f["filename"].removeprefix("./")
+                    cache[key] = found
                 got[side] = cache[key]
             c = per_cat[r["category"]]
             c[1] += 1

@@ -279,7 +279,9 @@ static void test_time_limit_cancels_and_parser_is_reusable(void **state) {
   assert_null(t);
   assert_string_equal(err.msg, "parse time limit of 50 ms exceeded");
   assert_string_equal(err.path, "t.py");
-  if (took > 1000.0) fail_msg("cancel took %.0f ms", took);
+  /* it must stop well before the whole slow file is parsed; the margin covers a loaded CI
+   * machine (two cores busy with other tests under ASan took 1021 ms once) */
+  if (took > 2500.0) fail_msg("cancel took %.0f ms", took);
   gl_source_free(&src);
 
   /* The same parser, reset, parses the next file from scratch. */

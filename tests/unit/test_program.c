@@ -26,21 +26,21 @@ static void test_chain_through_relative_import(void **state) {
   (void)state;
   const char *paths[] = {"./main.py", "pkg/__init__.py", "pkg/engine.py", "pkg/helpers.py"};
   const char *sums[] = {
-      "T\ttorch.Tensor\nD\tmain\t0\t100\t2\n"
+      "T\ttorch.Tensor\nD\tmain\t0\t100\t2\t\n"
       "I\tstep\t0\tpkg.engine\tstep\nI\tengine\t0\tpkg\tengine\n"
-      "C\t0\t3\t5\td\tstep\nC\t0\t3\t6\t?\tengine.epoch\n",
+      "C\t0\t3\t5\t50\td\tstep\nC\t0\t3\t6\t60\t?\tengine.epoch\n",
       "",
-      "D\tstep\t10\t50\t0\nD\tepoch\t60\t90\t2\n"
+      "D\tstep\t10\t50\t0\t\nD\tepoch\t60\t90\t2\t\n"
       "I\treport\t1\thelpers\treport\nI\tlate\t1\thelpers\tlate\n"
-      "C\t0\t2\t3\t0\treport\nC\t1\t2\t8\t?\tlate\n",
-      "D\treport\t0\t30\t0\nD\tlate\t40\t60\t0\n",
+      "C\t0\t2\t3\t30\t0\treport\nC\t1\t2\t8\t80\t?\tlate\n",
+      "D\treport\t0\t30\t0\t\nD\tlate\t40\t60\t0\t\n",
   };
   bool need[4];
   const char *partial[] = {sums[0], NULL, sums[2], NULL};
   gl_program_needed(paths, partial, 4, need);
   assert_false(need[0]);
   assert_true(need[3]);     /* pkg/helpers.py: imported by pkg/engine.py */
-  gl_program_file *pf = gl_program_solve(paths, sums, 4);
+  gl_program_file *pf = gl_program_solve(paths, sums, 4, NULL);
   const gl_program_hot *step = hot_of(&pf[2], 10), *report = hot_of(&pf[3], 0);
   assert_non_null(step);
   assert_true(step->hot);
@@ -61,14 +61,14 @@ static void test_near_misses(void **state) {
   (void)state;
   const char *paths[] = {"train.py", "a/utils.py", "b/utils.py", "m.py"};
   const char *sums[] = {
-      "D\tmain\t0\t100\t2\nI\tutils\t0\tutils\t\nI\tm\t0\tm\t\n"
-      "C\t0\t0\t4\td\tm.guarded\nC\t0\t3\t5\td\tm.mixed\nC\t0\t1\t6\t?\tm.mixed\n"
-      "C\t0\t3\t7\td\tutils.log\n",
-      "D\tlog\t0\t10\t0\n",
-      "D\tlog\t0\t10\t0\n",
-      "D\tguarded\t0\t10\t0\nD\tmixed\t20\t30\t0\n",
+      "D\tmain\t0\t100\t2\t\nI\tutils\t0\tutils\t\nI\tm\t0\tm\t\n"
+      "C\t0\t0\t4\t40\td\tm.guarded\nC\t0\t3\t5\t50\td\tm.mixed\nC\t0\t1\t6\t60\t?\tm.mixed\n"
+      "C\t0\t3\t7\t70\td\tutils.log\n",
+      "D\tlog\t0\t10\t0\t\n",
+      "D\tlog\t0\t10\t0\t\n",
+      "D\tguarded\t0\t10\t0\t\nD\tmixed\t20\t30\t0\t\n",
   };
-  gl_program_file *pf = gl_program_solve(paths, sums, N(paths));
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL);
   assert_int_equal(pf[1].n, 0);
   assert_int_equal(pf[2].n, 0);
   assert_null(hot_of(&pf[3], 0));
@@ -85,12 +85,12 @@ static void test_methods_and_reexports(void **state) {
   (void)state;
   const char *paths[] = {"trainer.py", "lib/__init__.py", "lib/clip.py"};
   const char *sums[] = {
-      "D\tT.fit\t0\t50\t2\nD\tT.after\t60\t90\t1\nI\tclip\t0\tlib\tclip\n"
-      "C\t0\t3\t4\td\tself.after\nC\t1\t3\t7\t1\tclip\n",
+      "D\tT.fit\t0\t50\t2\t\nD\tT.after\t60\t90\t1\t\nI\tclip\t0\tlib\tclip\n"
+      "C\t0\t3\t4\t40\td\tself.after\nC\t1\t3\t7\t70\t1\tclip\n",
       "I\tclip\t1\tclip\tclip\n",
-      "D\tclip\t0\t40\t0\n",
+      "D\tclip\t0\t40\t0\t\n",
   };
-  gl_program_file *pf = gl_program_solve(paths, sums, N(paths));
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL);
   const gl_program_hot *after = hot_of(&pf[0], 60), *clip = hot_of(&pf[2], 0);
   assert_null(after);   /* hot in its own file, given device data there: reported at that call */
   assert_non_null(clip);
@@ -99,12 +99,53 @@ static void test_methods_and_reexports(void **state) {
   gl_program_free(pf, N(paths));
 }
 
+/* A class typed through a chain of bases in other files (Layer -> Mid -> Base, Base deriving a
+ * modelled class); a class with no method besides __init__ needs no fact; an untyped chain none. */
+static void test_class_bases(void **state) {
+  (void)state;
+  const char *paths[] = {"m/base.py", "m/mid.py", "m/layer.py", "m/plain.py"};
+  const char *sums[] = {
+      "K\tBase\t0\ttorch.nn.ModuleClass\ttorch.nn.Module\nK\tOther\t50\t\t\n",
+      "K\tMid\t0\t\tBase\nD\tMid.__init__\t10\t20\t0\t\nI\tBase\t1\tbase\tBase\n",
+      "K\tLayer\t5\t\tmid.Mid\nD\tLayer.forward\t20\t40\t0\t\nI\tmid\t0\tm.mid\t\n",
+      "K\tPlain\t0\t\tOther\nD\tPlain.forward\t9\t19\t0\t\nI\tOther\t0\tm.base\tOther\n",
+  };
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL);
+  assert_int_equal(pf[1].nclasses, 0);   /* only __init__ */
+  assert_int_equal(pf[2].nclasses, 1);
+  assert_int_equal(pf[2].classes[0].start, 5);
+  assert_string_equal(pf[2].classes[0].type, "torch.nn.ModuleClass");
+  assert_int_equal(pf[3].nclasses, 0);
+  gl_program_free(pf, N(paths));
+}
+
+/* Calls in hot code of another file's defs that return device data: whatever they are given, or
+ * given the device data the call passes; not a call in cold code, nor one passing host data. */
+static void test_returned_device_data(void **state) {
+  (void)state;
+  const char *paths[] = {"train.py", "lib.py"};
+  const char *sums[] = {
+      "T\ttorch.Tensor\nD\tmain\t0\t900\t2\t\nI\tlib\t0\tlib\t\n"
+      "C\t0\t3\t5\t100\t\tlib.make\nC\t0\t3\t6\t200\td\tlib.scale\n"
+      "C\t0\t3\t7\t300\t?\tlib.scale\nC\t0\t2\t9\t400\t\tlib.make\n",
+      "D\tmake\t0\t10\t8\ttorch.Tensor\nD\tscale\t20\t30\t16\t\n",
+  };
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL);
+  assert_int_equal(pf[0].ncalls, 2);
+  assert_int_equal(pf[0].calls[0].start, 100);
+  assert_string_equal(pf[0].calls[0].type, "torch.Tensor");
+  assert_int_equal(pf[0].calls[1].start, 200);
+  assert_null(pf[0].calls[1].type);   /* lib.py imports no framework: type unknown */
+  assert_int_equal(pf[1].ncalls, 0);
+  gl_program_free(pf, N(paths));
+}
+
 /* Garbage in a summary is skipped, never read past. */
 static void test_malformed(void **state) {
   (void)state;
   const char *paths[] = {"x.py", "y.py"};
-  const char *sums[] = {"C\t9\t3\t1\td\ty.f\nD\nI\t\nC\t-1\nzzz\n", "D\tf\t0\t1\t0"};
-  gl_program_file *pf = gl_program_solve(paths, sums, N(paths));
+  const char *sums[] = {"C\t9\t3\t1\t10\td\ty.f\nD\nI\t\nC\t-1\nzzz\n", "D\tf\t0\t1\t0\t"};
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL);
   assert_int_equal(pf[0].n, 0);
   gl_program_free(pf, N(paths));
 }
@@ -114,6 +155,8 @@ int main(void) {
       cmocka_unit_test(test_chain_through_relative_import),
       cmocka_unit_test(test_near_misses),
       cmocka_unit_test(test_methods_and_reexports),
+      cmocka_unit_test(test_class_bases),
+      cmocka_unit_test(test_returned_device_data),
       cmocka_unit_test(test_malformed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

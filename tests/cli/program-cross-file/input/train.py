@@ -5,6 +5,7 @@ import pkg.metrics as metrics
 from app.trainer import Trainer
 from pkg import engine
 from pkg.engine import log_loss, run_epoch
+from pkg.losses import fresh_zero, l2
 
 
 def main(loader):
@@ -19,6 +20,12 @@ def main(loader):
         metrics.mixed(loss)            # near miss: the other caller passes host data
         if step % 100 == 0:
             metrics.every_n(loss)      # near miss: guarded, not per step
+        penalty = l2(x)                # device data in, device data out (losses.py)
+        print(penalty.item())          # expect: the value another file's def returned
+        host = l2(torch.ones(3))       # host data in: host data out
+        print(host.item())             # near miss
+        zero = fresh_zero()
+        print(float(zero))             # expect: a def that always returns device data
     metrics.once(loss)                 # near miss: after the loop
     for epoch in range(10):
         run_epoch(model, loader)       # its own loop does the work: per epoch
