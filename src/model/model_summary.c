@@ -34,19 +34,35 @@ static uint64_t name_hash(const char *s, size_t len) {
   return h ? h : 1;
 }
 
-/* The names of every def of the file, in an open-addressing set of hashes. */
+/* The name node a def or a lambda binds (`f` of `def f`, `g` of `g = lambda x: ...`), or a
+ * null node. */
+static TSNode bound_name(const gl_model *m, uint32_t i) {
+  const gl_model__rec *r = &m->nodes.data[i];
+  if (r->kind == GL_K_FUNCTION_DEFINITION) return ts_node_child_by_field_id(r->node, m->f.name);
+  TSNode none = {{0}, NULL, NULL};
+  if (r->kind != GL_K_LAMBDA || r->parent == GL_MODEL__NONE || r->field != m->f.right) return none;
+  const gl_model__rec *p = &m->nodes.data[r->parent];
+  if (p->kind != GL_K_ASSIGNMENT) return none;
+  TSNode left = ts_node_child_by_field_id(p->node, m->f.left);
+  return gl_model__kind_of(m, left) == GL_K_IDENTIFIER ? left : none;
+}
+
+/* The names of every def of the file, and of every name bound to a lambda (a function the file
+ * shows, not an opaque module), in an open-addressing set of hashes. */
 static void def_names_init(gl_prov_pass *pp) {
   const gl_model *m = pp->m;
   size_t ndefs = 0;
-  for (size_t i = 0; i < m->nodes.len; i++) ndefs += m->nodes.data[i].kind == GL_K_FUNCTION_DEFINITION;
+  for (size_t i = 0; i < m->nodes.len; i++)
+    ndefs += m->nodes.data[i].kind == GL_K_FUNCTION_DEFINITION || m->nodes.data[i].kind == GL_K_LAMBDA;
   size_t cap = 16;
   while (cap < 2 * ndefs) cap *= 2;
   pp->defnames = gl_xcalloc(cap, sizeof(*pp->defnames));
   pp->ndefnames = cap;
   for (size_t i = 0; i < m->nodes.len && ndefs; i++) {
-    if (m->nodes.data[i].kind != GL_K_FUNCTION_DEFINITION) continue;
+    TSNode name = bound_name(m, (uint32_t)i);
+    if (ts_node_is_null(name)) continue;
     size_t len;
-    const char *s = gl_model__text(m, ts_node_child_by_field_id(m->nodes.data[i].node, m->f.name), &len);
+    const char *s = gl_model__text(m, name, &len);
     uint64_t h = name_hash(s, len);
     size_t k = h & (cap - 1);
     while (pp->defnames[k] && pp->defnames[k] != h) k = (k + 1) & (cap - 1);

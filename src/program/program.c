@@ -4,9 +4,12 @@
  *       `a.b.c` and, since the run may start anywhere inside a project, also `b.c` and `c`;
  *       `a/b/__init__.py` is the package `a.b`; a name two files share resolves to neither),
  *       resolving a call's dotted callee to a def, and the worklist that carries hotness down:
- *       a call that pass 1 found hot makes its def hot; a def hot this way makes hot the calls it
- *       makes on every run of its body (unless a loop of its own does the GPU work: then only
- *       that loop is per step, and its calls were hot in pass 1 already).
+ *       a call that pass 1 found hot makes its def hot when it passes the def device data (the
+ *       step's tensors: a loop over datasets or checkpoint shards that calls a loader with paths
+ *       does GPU work too, and is no training step); a def hot this way makes hot the calls it
+ *       makes on every run of its body with such data (unless a loop of its own does the GPU
+ *       work: then only that loop is per step, and its calls were hot in pass 1 already); the
+ *       per-step methods of classes typed through other files' bases are hot whatever they get.
  * Not: deciding what is hot inside a file (model_freq.c), linting again (engine.c).
  * Threads: one thread; allocates its own tables. */
 #include "program/program.h"
@@ -112,27 +115,49 @@ static int32_t mod_get(const modtab *t, const char *key) {
   return -1;
 }
 
-/* `./a/b/c.py` -> "a.b.c"; `a/b/__init__.py` -> "a.b" (package); NULL for other files and for
- * names that are not dotted identifiers. */
+/* True when s[0..len) is a Python identifier (ASCII letters, digits, '_'; not starting with a
+ * digit); other names cannot be imported, so they end a module name. */
+static bool identifier(const char *s, size_t len) {
+  if (!len || (s[0] >= '0' && s[0] <= '9')) return false;
+  for (size_t i = 0; i < len; i++)
+    if (!(s[i] == '_' || (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+          (s[i] >= '0' && s[i] <= '9') || (unsigned char)s[i] >= 0x80))
+      return false;
+  return true;
+}
+
+/* `./a/b/c.py` -> "a.b.c"; `a/b/__init__.py` -> "a.b" (package); the folders above the last
+ * one that is not an identifier are left out (`my-project/src/a.py` -> "src.a"). NULL for other
+ * files. */
 static char *module_of(const char *path, int *package) {
-  while (path[0] == '.' && path[1] == '/') path += 2;
-  while (*path == '/') path++;
   size_t len = strlen(path);
-  if (len < 4 || strcmp(path + len - 3, ".py") != 0) return NULL;
-  char *m = gl_xstrdup(path);
-  m[len - 3] = '\0';
   *package = 0;
-  size_t ml = len - 3;
-  if (ml >= 8 && strcmp(m + ml - 8, "__init__") == 0 && (ml == 8 || m[ml - 9] == '/')) {
+  if (len < 4 || strcmp(path + len - 3, ".py") != 0) return NULL;
+  size_t end = len - 3;   /* the name is path[start, end) */
+  const char *slash = NULL;
+  for (size_t i = end; i > 0; i--)
+    if (path[i - 1] == '/') { slash = path + i - 1; break; }
+  const char *last = slash ? slash + 1 : path;
+  if ((size_t)(path + end - last) == 8 && memcmp(last, "__init__", 8) == 0) {
     *package = 1;
-    m[ml == 8 ? 0 : ml - 9] = '\0';
+    if (!slash) return NULL;
+    end = (size_t)(slash - path);
   }
-  for (char *p = m; *p; p++) {
+  /* from the right, components while they are identifiers */
+  size_t start = end;
+  for (;;) {
+    size_t e0 = start == end ? end : start - 1;   /* this component is path[s0, e0) */
+    size_t s0 = e0;
+    while (s0 > 0 && path[s0 - 1] != '/') s0--;
+    if (!identifier(path + s0, e0 - s0)) break;
+    start = s0;
+    if (s0 == 0) break;
+  }
+  if (start >= end) return NULL;
+  char *out = gl_xstrndup(path + start, end - start);
+  for (char *p = out; *p; p++)
     if (*p == '/') *p = '.';
-    else if (*p == '-' || *p == ' ') { free(m); return NULL; }
-  }
-  if (!*m) { free(m); return NULL; }
-  return m;
+  return out;
 }
 
 /* ---- parsing a summary ------------------------------------------------------------------- */
@@ -602,7 +627,7 @@ gl_program_file *gl_program_solve(const char *const *paths, const char *const *s
   for (size_t i = 0; i < n; i++)
     for (size_t c = 0; c < files[i].calls.len; c++) {
       const pcall *pc = &files[i].calls.data[c];
-      if (!(pc->flags & C_HOT)) continue;
+      if (!(pc->flags & C_HOT) || !args_mask(pc, &files[i])) continue;
       mark(files, (int32_t)i, (int32_t)c, (target){pc->tfile, pc->tdef}, &queue);
     }
   for (size_t q = 0; q < queue.len; q++) {
@@ -612,7 +637,7 @@ gl_program_file *gl_program_solve(const char *const *paths, const char *const *s
     if ((f->defs.data[it.def].flags & D_GPU_LOOP) && !f->defs.data[it.def].root) continue;
     for (size_t c = 0; c < f->calls.len; c++) {
       const pcall *pc = &f->calls.data[c];
-      if (pc->def != it.def || !(pc->flags & C_WITH_DEF)) continue;
+      if (pc->def != it.def || !(pc->flags & C_WITH_DEF) || !args_mask(pc, f)) continue;
       mark(files, it.file, (int32_t)c, (target){pc->tfile, pc->tdef}, &queue);
     }
   }

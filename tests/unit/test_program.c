@@ -20,8 +20,9 @@ static const gl_program_hot *hot_of(const gl_program_file *pf, uint32_t start) {
   return NULL;
 }
 
-/* main.py's loop calls engine.step (absolute import) and, through it, helpers.report (relative
- * import); engine.epoch has a loop of its own: what it calls beside that loop is not per step. */
+/* main.py's loop calls engine.step (absolute import) with device data and, through it,
+ * helpers.report (relative import); engine.epoch gets none (and has a loop of its own: what it
+ * calls beside that loop would not be per step anyway). */
 static void test_chain_through_relative_import(void **state) {
   (void)state;
   const char *paths[] = {"./main.py", "pkg/__init__.py", "pkg/engine.py", "pkg/helpers.py"};
@@ -50,8 +51,8 @@ static void test_chain_through_relative_import(void **state) {
   assert_non_null(report);
   assert_int_equal(report->device_params, 1);   /* passed on by step as it came */
   assert_string_equal(report->why, "`report` runs on every step (./main.py:5 -> pkg/engine.py:3)");
-  assert_non_null(hot_of(&pf[2], 60));          /* epoch itself is called per iteration */
-  assert_null(hot_of(&pf[3], 40));              /* beside epoch's own loop: per epoch */
+  assert_null(hot_of(&pf[2], 60));     /* given no device data: a loader, not a step's helper */
+  assert_null(hot_of(&pf[3], 40));     /* and beside epoch's own loop it would be per epoch */
   gl_program_free(pf, 4);
 }
 
@@ -140,6 +141,25 @@ static void test_returned_device_data(void **state) {
   gl_program_free(pf, N(paths));
 }
 
+/* Folders that are not identifiers end a module name: a project checked out as my-proj/ (or a
+ * path given with ./) still resolves `from src.pkg.mod import f`; `1x/` or `a b/` never. */
+static void test_module_names_from_paths(void **state) {
+  (void)state;
+  const char *paths[] = {"/home/u/my-proj/src/pkg/mod.py", "/home/u/my-proj/train.py",
+                         "./my proj/src/pkg/__init__.py"};
+  const char *sums[] = {
+      "D\tf\t0\t10\t0\t\n",
+      "D\tmain\t0\t90\t2\t\nI\tf\t0\tsrc.pkg.mod\tf\nI\tg\t0\tsrc.pkg\tg\n"
+      "C\t0\t3\t4\t40\td\tf\nC\t0\t3\t5\t50\td\tg\n",
+      "D\tg\t0\t10\t0\t\n",
+  };
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL);
+  assert_int_equal(pf[0].n, 1);
+  assert_string_equal(pf[0].hot[0].why, "`f` runs on every step (/home/u/my-proj/train.py:4)");
+  assert_int_equal(pf[2].n, 1);   /* src/pkg/__init__.py is the package src.pkg */
+  gl_program_free(pf, N(paths));
+}
+
 /* Garbage in a summary is skipped, never read past. */
 static void test_malformed(void **state) {
   (void)state;
@@ -157,6 +177,7 @@ int main(void) {
       cmocka_unit_test(test_methods_and_reexports),
       cmocka_unit_test(test_class_bases),
       cmocka_unit_test(test_returned_device_data),
+      cmocka_unit_test(test_module_names_from_paths),
       cmocka_unit_test(test_malformed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

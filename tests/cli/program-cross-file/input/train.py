@@ -35,3 +35,10 @@ def main(loader):
 def host_side(values):
     for v in values:
         metrics.mixed(v.cpu())
+
+
+def load_all(shards):
+    from pkg.data import load_shard
+    for path in shards:
+        weights = torch.load(path).cuda()
+        load_shard(path)
