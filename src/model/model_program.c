@@ -261,17 +261,27 @@ static uint32_t def_of_call(const gl_model *m, const defmap *dm, uint32_t i, boo
   return GL_MODEL__NONE;
 }
 
+/* The named children of n that are not comments (a null n has none), at most cap of them, in
+ * out; returns how many. */
+static uint32_t plain_kids(const gl_model *m, TSNode n, TSNode *out, uint32_t cap) {
+  uint32_t count = ts_node_is_null(n) ? 0 : ts_node_named_child_count(n), got = 0;
+  for (uint32_t k = 0; k < count && got < cap; k++) {
+    TSNode c = ts_node_named_child(n, k);
+    if (gl_model__kind_of(m, c) != GL_K_COMMENT) out[got++] = c;
+  }
+  return got;
+}
+
 /* The position of identifier node a among the parameters of def (self counts), or -1. */
 static int param_position(const gl_model *m, uint32_t def, TSNode a) {
   size_t al;
   const char *as = gl_model__text(m, a, &al);
-  TSNode params = ts_node_child_by_field_id(m->nodes.data[def].node, m->f.parameters);
-  int pos = 0;
-  uint32_t nparams = ts_node_is_null(params) ? 0 : ts_node_named_child_count(params);
-  for (uint32_t k = 0; k < nparams && pos < 16; k++) {
-    TSNode p = ts_node_named_child(params, k);
+  TSNode params[16];
+  uint32_t np = plain_kids(m, ts_node_child_by_field_id(m->nodes.data[def].node, m->f.parameters),
+                           params, 16);
+  for (uint32_t pos = 0; pos < np; pos++) {
+    TSNode p = params[pos];
     gl_model__kind kk = gl_model__kind_of(m, p);
-    if (kk == GL_K_COMMENT) continue;
     TSNode name = p;
     if (kk == GL_K_DEFAULT_PARAMETER || kk == GL_K_TYPED_DEFAULT_PARAMETER)
       name = ts_node_child_by_field_id(p, m->f.name);
@@ -282,20 +292,17 @@ static int param_position(const gl_model *m, uint32_t def, TSNode a) {
     size_t nl;
     const char *ns = gl_model__text(m, name, &nl);
     if (gl_model__kind_of(m, name) == GL_K_IDENTIFIER && nl == al && memcmp(ns, as, al) == 0)
-      return pos;
-    pos++;
+      return (int)pos;
   }
   return -1;
 }
 
 static void write_args(const gl_model *m, gl_strbuf *out, TSNode call, uint32_t def, bool direct) {
-  TSNode args = ts_node_child_by_field_id(call, m->f.arguments);
-  unsigned n = 0;
-  uint32_t nargs = ts_node_is_null(args) ? 0 : ts_node_named_child_count(args);
-  for (uint32_t k = 0; k < nargs && n < 16; k++) {
-    TSNode a = ts_node_named_child(args, k);
+  TSNode args[16];
+  uint32_t nargs = plain_kids(m, ts_node_child_by_field_id(call, m->f.arguments), args, 16);
+  for (uint32_t k = 0; k < nargs; k++) {
+    TSNode a = args[k];
     gl_model__kind kk = gl_model__kind_of(m, a);
-    if (kk == GL_K_COMMENT) continue;
     if (kk == GL_K_KEYWORD_ARGUMENT) break;
     if (kk == GL_K_LIST_SPLAT || kk == GL_K_DICTIONARY_SPLAT) {
       gl_strbuf_add(out, "*", 1);
@@ -309,7 +316,6 @@ static void write_args(const gl_model *m, gl_strbuf *out, TSNode call, uint32_t 
     bool array = t == GL_TYPE_NONE || t == m->dev_type;
     char c = p == GL_PROV_DEVICE ? (array ? 'd' : '?') : pos >= 0 ? "0123456789abcdef"[pos] : '?';
     gl_strbuf_add(out, &c, 1);
-    n++;
   }
 }
 

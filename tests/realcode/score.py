@@ -165,27 +165,34 @@ def assign_halves(repos):
                 r["half"] = "held" if hashlib.sha256(r["repo"].encode()).digest()[0] % 2 else "tune"
             c[r["half"]] += 1
 
-def extract(repo, mirror, work, whole=False):
-    """The scoped files of repo at its commit (whole: and every other .py file), under
-    work/<file stem>@<commit12>[-all]/; returns that folder."""
-    dest = os.path.join(work, repo["file"][:-4] + "@" + repo["commit"][:12] + ("-all" if whole else ""))
-    stamp = os.path.join(dest, ".extracted")
-    if os.path.exists(stamp):
-        return dest
-    gitdir = os.path.join(mirror, repo["repo"].replace("/", "+"), "repo")
-    if not os.path.isdir(gitdir):
-        raise LabelError(f"{repo['repo']}: no snapshot at {gitdir} (fetch it first)")
-    tar = subprocess.run(["git", "--git-dir", gitdir, "archive", "--format=tar", repo["commit"],
-                          "--"] + repo["scope"] + ([":(glob)**/*.py"] if whole else []),
-                         capture_output=True)
+def archive(gitdir, commit, pathspecs, dest):
+    """Extracts the files of commit that pathspecs name from the bare git directory gitdir under
+    dest (never outside it); returns git's error text, or None."""
+    tar = subprocess.run(["git", "--git-dir", gitdir, "archive", "--format=tar", commit, "--"]
+                         + pathspecs, capture_output=True)
     if tar.returncode != 0:
-        raise LabelError(f"{repo['repo']}: git archive failed: {tar.stderr.decode().strip()}")
+        return tar.stderr.decode().strip()
     os.makedirs(dest, exist_ok=True)
     with tarfile.open(fileobj=io.BytesIO(tar.stdout)) as t:
         for m in t.getmembers():
             if m.isfile() and not m.name.startswith("/") and ".." not in m.name.split("/"):
                 t.extract(m, dest, set_attrs=False)
-    open(stamp, "w").close()
+    open(os.path.join(dest, ".extracted"), "w").close()
+    return None
+
+
+def extract(repo, mirror, work, whole=False):
+    """The scoped files of repo at its commit (whole: and every other .py file), under
+    work/<file stem>@<commit12>[-all]/; returns that folder."""
+    dest = os.path.join(work, repo["file"][:-4] + "@" + repo["commit"][:12] + ("-all" if whole else ""))
+    if os.path.exists(os.path.join(dest, ".extracted")):
+        return dest
+    gitdir = os.path.join(mirror, repo["repo"].replace("/", "+"), "repo")
+    if not os.path.isdir(gitdir):
+        raise LabelError(f"{repo['repo']}: no snapshot at {gitdir} (fetch it first)")
+    err = archive(gitdir, repo["commit"], repo["scope"] + ([":(glob)**/*.py"] if whole else []), dest)
+    if err is not None:
+        raise LabelError(f"{repo['repo']}: git archive failed: {err}")
     return dest
 
 

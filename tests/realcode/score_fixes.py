@@ -138,22 +138,14 @@ def extract_whole(r, commit, mirror, work):
     """Every .py file of the repository at commit, under work/<owner+name>@<commit12>-all/: the
     project as its users lint it (`gpulint .`), so callers in other files are in the run."""
     dest = os.path.join(work, r["repo"].replace("/", "+") + "@" + commit[:12] + "-all")
-    stamp = os.path.join(dest, ".extracted")
-    if os.path.exists(stamp):
+    if os.path.exists(os.path.join(dest, ".extracted")):
         return dest
     gitdir = os.path.join(mirror, r["repo"].replace("/", "+"), "repo")
     if not os.path.isdir(gitdir):
         raise FixError(f"{r['where']}: no snapshot at {gitdir} (fetch {r['repo']} first)")
-    os.makedirs(dest, exist_ok=True)
-    arch = subprocess.Popen(["git", "--git-dir", gitdir, "archive", "--format=tar", commit, "--",
-                             ":(glob)**/*.py"],
-                            stdout=subprocess.PIPE)
-    tar = subprocess.run(["tar", "-x", "-C", dest, "--wildcards", "--no-anchored", "*.py"],
-                         stdin=arch.stdout, capture_output=True)
-    arch.stdout.close()
-    if arch.wait() != 0 or tar.returncode not in (0, 2):
-        raise FixError(f"{r['where']}: git archive {commit[:12]} failed")
-    open(stamp, "w").close()
+    err = score.archive(gitdir, commit, [":(glob)**/*.py"], dest)
+    if err is not None:
+        raise FixError(f"{r['where']}: git archive {commit[:12]} failed: {err}")
     return dest
 
 
