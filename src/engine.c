@@ -249,11 +249,11 @@ static void lint_again(worker *w, size_t i) {
     const char *t = pf->hot[k].device_type;
     hot[k] = (gl_model_def_fact){pf->hot[k].start, pf->hot[k].device_params,
                                  t ? gl_libmodels_type_id(lm, t, strlen(t)) : GL_TYPE_NONE,
-                                 pf->hot[k].hot, GL_TYPE_NONE};
+                                 pf->hot[k].hot, pf->hot[k].root, GL_TYPE_NONE};
   }
   for (size_t k = 0; k < pf->nclasses; k++) {
     const char *t = pf->classes[k].type;
-    hot[pf->n + k] = (gl_model_def_fact){pf->classes[k].start, 0, GL_TYPE_NONE, false,
+    hot[pf->n + k] = (gl_model_def_fact){pf->classes[k].start, 0, GL_TYPE_NONE, false, false,
                                          gl_libmodels_type_id(lm, t, strlen(t))};
   }
   gl_model_call_fact *calls = gl_xcalloc(pf->ncalls ? pf->ncalls : 1, sizeof(*calls));
@@ -383,7 +383,8 @@ static void program_stage(shared *sh, unsigned jobs) {
     }
   }
   free(need);
-  gl_program_file *pf = gl_program_solve(paths, sums, n, sh->set->models);
+  gl_program_roots roots = {sh->opts->hot_functions, sh->opts->nhot_functions};
+  gl_program_file *pf = gl_program_solve(paths, sums, n, sh->set->models, &roots);
   nagain = 0;
   for (size_t i = 0; i < n; i++)
     if (pf[i].n || pf[i].nclasses || pf[i].ncalls) again[nagain++] = i;

@@ -26,6 +26,8 @@ typedef struct gl_engine_opts {
                                  disk; NULL = none */
   bool program;               /* the program stage: files linted again with defs another file
                                  calls on every step (off for stdin_path) */
+  const char *const *hot_functions; /* defs the user says run per step (hot-functions) */
+  size_t nhot_functions;
   struct gl_cache *cache;     /* result cache (cache.h), shared by the workers; NULL = none. Never
                                  used for stdin_path */
 } gl_engine_opts;

@@ -524,9 +524,15 @@ static int cmd_check(const gl_cli *cli, const gl_config *cfg, bool no_default_ex
   /* An excluded --stdin-filename lints nothing, but its input is still read, so an editor
    * writing it never meets a closed pipe. */
   if (cli->stdin_filename && !walked.files.len && !walked.errors.len) gl_load_drain(STDIN_FILENO);
+  gl_strvec hot_functions = {0};
+  for (size_t i = 0; cfg && i < cfg->hot_functions.len; i++)
+    gl_vec_push(&hot_functions, cfg->hot_functions.data[i].s);
+  eopts.hot_functions = (const char *const *)hot_functions.data;
+  eopts.nhot_functions = hot_functions.len;
   eopts.cache = open_cache(cli, cfg, set, &eopts);
   gl_engine_run(walked.files.data, walked.files.len, set, matcher, &eopts, &run);
   close_cache(eopts.cache, cli->quiet);
+  gl_vec_free(&hot_functions);
   const gl_diag_list *lazy_errs = gl_match_errors(matcher);
   if (lazy_errs && lazy_errs->len) { /* a lazily compiled rule failed: as if found at start-up */
     print_diags(lazy_errs);

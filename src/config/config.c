@@ -24,7 +24,7 @@
 static const char *const key_names[GL_CFG_NKEYS] = {
     "select", "extend-select", "ignore", "per-file-ignores", "severity", "exclude",
     "extend-exclude", "respect-gitignore", "rules", "evidence", "fail-on", "output-format",
-    "rule-options",
+    "hot-functions", "rule-options",
 };
 
 const char *gl_cfg_key_name(gl_cfg_key key) { return key < GL_CFG_NKEYS ? key_names[key] : ""; }
@@ -186,6 +186,7 @@ static int read_key(gl_config *cfg, gl_cfg_key k, const gl_toml_value *v, gl_dia
     case GL_CFG_IGNORE: return read_strings(cfg, v, v->key, &cfg->ignore, err);
     case GL_CFG_EXCLUDE: return read_strings(cfg, v, v->key, &cfg->exclude, err);
     case GL_CFG_EXTEND_EXCLUDE: return read_strings(cfg, v, v->key, &cfg->extend_exclude, err);
+    case GL_CFG_HOT_FUNCTIONS: return read_strings(cfg, v, v->key, &cfg->hot_functions, err);
     case GL_CFG_RULES: return read_paths(cfg, v, v->key, &cfg->rules, err);
     case GL_CFG_PER_FILE_IGNORES: return read_pfi(cfg, v, err);
     case GL_CFG_SEVERITY: return read_severity(cfg, v, err);
@@ -369,6 +370,7 @@ void gl_config_free(gl_config *cfg) {
   if (!cfg) return;
   free_strs(&cfg->select);
   free_strs(&cfg->extend_select);
+  free_strs(&cfg->hot_functions);
   free_strs(&cfg->ignore);
   free_strs(&cfg->exclude);
   free_strs(&cfg->extend_exclude);

@@ -22,7 +22,7 @@
 typedef enum gl_cfg_key {
   GL_CFG_SELECT, GL_CFG_EXTEND_SELECT, GL_CFG_IGNORE, GL_CFG_PER_FILE_IGNORES, GL_CFG_SEVERITY,
   GL_CFG_EXCLUDE, GL_CFG_EXTEND_EXCLUDE, GL_CFG_RESPECT_GITIGNORE, GL_CFG_RULES, GL_CFG_EVIDENCE,
-  GL_CFG_FAIL_ON, GL_CFG_OUTPUT_FORMAT, GL_CFG_RULE_OPTIONS, GL_CFG_NKEYS
+  GL_CFG_FAIL_ON, GL_CFG_OUTPUT_FORMAT, GL_CFG_HOT_FUNCTIONS, GL_CFG_RULE_OPTIONS, GL_CFG_NKEYS
 } gl_cfg_key;
 
 /* The key's name as written in the file ("extend-select"). */
@@ -69,6 +69,8 @@ typedef struct gl_config {
   bool set[GL_CFG_NKEYS];  /* which keys the file gave */
   uint32_t line[GL_CFG_NKEYS], col[GL_CFG_NKEYS]; /* each given key's position */
   gl_cfg_strs select, extend_select, ignore, exclude, extend_exclude;
+  gl_cfg_strs hot_functions;  /* defs that run on every step, as dotted names
+                                 ("pkg.engine.Engine.step") or a def's own name ("train_step") */
   gl_cfg_strs rules;       /* pack directories, already joined to dir_display */
   char *evidence;          /* joined to dir_display, or NULL */
   gl_level fail_on;        /* when set[GL_CFG_FAIL_ON] */

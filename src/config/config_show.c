@@ -134,6 +134,9 @@ static void show_run(gl_strbuf *b, const gl_config *cfg, const gl_cli *given, co
   add_key(b, GL_CFG_OUTPUT_FORMAT);
   gl_strbuf_addf(b, "\"%s\"", gl_report_format_name(merged->format < 0 ? GL_FORMAT_FULL : (gl_format)merged->format));
   add_origin(b, given->format >= 0 ? NULL : cfg, GL_CFG_OUTPUT_FORMAT, given->format >= 0);
+  add_key(b, GL_CFG_HOT_FUNCTIONS);
+  add_two_lists(b, cfg ? &cfg->hot_functions : NULL, &(gl_strvec){0});
+  add_origin(b, cfg, GL_CFG_HOT_FUNCTIONS, false);
 }
 
 /* Every option of the enabled rules: its values in effect and where they came from. */

@@ -38,6 +38,7 @@ typedef struct gl_model_def_fact {
   uint16_t device_type;    /* its type (the callers' framework), GL_TYPE_NONE when unknown */
   bool hot;                /* called on every step: hot as a def of the file called from a hot
                               loop is (model_freq.c) */
+  bool root;               /* named in hot-functions: hot by itself, as with `# gpulint: hot` */
   uint16_t class_type;     /* start is a class's: the type its name has through its bases in
                               other files (torch.nn.ModuleClass), GL_TYPE_NONE when none */
 } gl_model_def_fact;

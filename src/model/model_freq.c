@@ -450,6 +450,7 @@ static void mark_program_hot_defs(gl_model *m) {
       if (r->kind != GL_K_FUNCTION_DEFINITION || ts_node_start_byte(r->node) != m->program[k].start) continue;
       r->flags |= GL_REC_HOT_DEF;
       m->per_step_defs = true;
+      if (m->program[k].root) set_hot_root(m, d);
     }
 }
 

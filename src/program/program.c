@@ -37,7 +37,9 @@ typedef struct pdef {
   unsigned flags;
   int newly;            /* hot through other files */
   int32_t pred_file, pred_call;   /* the call that made it hot */
-  const char *root;     /* hot as a per-step method of this class type (its bases' model) */
+  const char *root;     /* hot as a per-step method of this class type (its bases' model), or
+                           "hot-functions" */
+  bool user_root;       /* named in hot-functions */
   const char *ret_type; /* D_RET_*: the returned data's type name ("" unknown) */
   uint32_t dev;         /* device parameters: the AND of its calls' argument masks */
   uint32_t acc;         /* dev of the round under way */
@@ -425,7 +427,9 @@ static void why_of(const pfile *files, int32_t fi, int32_t di, gl_strbuf *out) {
                    sf->calls.data[self->site_call].line);
   } else if (top->root && top->pred_file < 0) {
     gl_strbuf_addf(out, "`%s` runs on every step (", self->qual);
-    if (top == self) gl_strbuf_addf(out, "a per-step method of %s)", top->root);
+    if (top == self && top->user_root) gl_strbuf_adds(out, "named in hot-functions)");
+    else if (top == self) gl_strbuf_addf(out, "a per-step method of %s)", top->root);
+    else if (top->user_root) gl_strbuf_addf(out, "`%s` in hot-functions -> ", top->qual);
     else gl_strbuf_addf(out, "%s's `%s` -> ", top->root, top->qual);
     chain_out(files, chain_f, chain_c, n, out);
   } else {
@@ -601,8 +605,30 @@ static void class_roots(pfile *files, size_t n, const gl_libmodels *lm, item_que
     }
 }
 
+/* The user's hot-functions: each dotted name resolved like an import, else every def of the run
+ * whose qualified name is that name. */
+static void user_roots(pfile *files, const modtab *t, size_t n, const gl_program_roots *roots,
+                       item_queue *queue) {
+  for (size_t r = 0; roots && r < roots->n; r++) {
+    const char *name = roots->names[r];
+    target tg = resolve_qualified(files, t, name, 0, false);
+    for (size_t i = 0; i < n; i++)
+      for (size_t d = 0; d < files[i].defs.len; d++) {
+        pdef *pd = &files[i].defs.data[d];
+        bool named = tg.file >= 0 ? (tg.file == (int32_t)i && tg.def == (int32_t)d)
+                                  : strcmp(pd->qual, name) == 0;
+        if (!named || pd->newly) continue;
+        pd->newly = 1;
+        pd->root = "hot-functions";
+        pd->user_root = true;
+        item it = {(int32_t)i, (int32_t)d};
+        gl_vec_push(queue, it);
+      }
+  }
+}
+
 gl_program_file *gl_program_solve(const char *const *paths, const char *const *summaries, size_t n,
-                                  const gl_libmodels *lm) {
+                                  const gl_libmodels *lm, const gl_program_roots *roots) {
   gl_program_file *out = gl_xcalloc(n ? n : 1, sizeof(*out));
   run r;
   run_load(&r, paths, summaries, n);
@@ -623,6 +649,7 @@ gl_program_file *gl_program_solve(const char *const *paths, const char *const *s
   class_types(files, &t, n);
   /* roots: the calls pass 1 found hot; then the per-run calls of each def made hot */
   item_queue queue = {0};
+  user_roots(files, &t, n, roots, &queue);
   class_roots(files, n, lm, &queue);
   for (size_t i = 0; i < n; i++)
     for (size_t c = 0; c < files[i].calls.len; c++) {
@@ -654,7 +681,7 @@ gl_program_file *gl_program_solve(const char *const *paths, const char *const *s
       why_of(files, (int32_t)i, (int32_t)d, &why);
       out[i].hot = gl_xrealloc(out[i].hot, (out[i].n + 1) * sizeof(*out[i].hot));
       out[i].hot[out[i].n++] = (gl_program_hot){
-          pd->start, pd->end, dev, pd->newly != 0,
+          pd->start, pd->end, dev, pd->newly != 0, pd->user_root,
           dev && pd->dev_type && *pd->dev_type ? gl_xstrdup(pd->dev_type) : NULL,
           gl_strbuf_take(&why)};
     }

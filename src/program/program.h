@@ -21,6 +21,7 @@ typedef struct gl_program_hot {
   uint32_t start, end;   /* the def node's bytes in its file */
   uint32_t device_params;/* bit k: every call passes device data as parameter k (self is 0) */
   bool hot;              /* hot only through calls the file cannot see */
+  bool root;             /* named in hot-functions: its whole body runs per step */
   char *device_type;     /* owned: the type name of that device data (its callers'), or NULL */
   char *why;             /* owned: "`train_step` runs on every step (main.py:42 -> engine.py:58)"
                             or "`log` is given device data (main.py:12)" */
@@ -56,12 +57,20 @@ void gl_program_needed(const char *const *paths, const char *const *summaries, s
 
 struct gl_libmodels;
 
+/* Defs the user names as running on every step (hot-functions): dotted names resolved like an
+ * import ("pkg.engine.Engine.step"), or a def's own name matched in every file ("train_step",
+ * "Engine.step"). */
+typedef struct gl_program_roots {
+  const char *const *names;
+  size_t n;
+} gl_program_roots;
+
 /* Solves the run: paths[i] is file i's display path, summaries[i] its summary (NULL when it has
  * none: not parsed). lm (may be NULL) says which methods of a class type a framework calls per
- * step. Returns n gl_program_file (empty when the run adds nothing to that file); output
+ * step; roots (may be NULL) are the user's. Returns n gl_program_file (empty when the run adds nothing to that file); output
  * depends only on the inputs, in their order. */
 gl_program_file *gl_program_solve(const char *const *paths, const char *const *summaries, size_t n,
-                                  const struct gl_libmodels *lm);
+                                  const struct gl_libmodels *lm, const gl_program_roots *roots);
 void gl_program_free(gl_program_file *files, size_t n);
 
 #endif

@@ -41,7 +41,7 @@ static void test_chain_through_relative_import(void **state) {
   gl_program_needed(paths, partial, 4, need);
   assert_false(need[0]);
   assert_true(need[3]);     /* pkg/helpers.py: imported by pkg/engine.py */
-  gl_program_file *pf = gl_program_solve(paths, sums, 4, NULL);
+  gl_program_file *pf = gl_program_solve(paths, sums, 4, NULL, NULL);
   const gl_program_hot *step = hot_of(&pf[2], 10), *report = hot_of(&pf[3], 0);
   assert_non_null(step);
   assert_true(step->hot);
@@ -69,7 +69,7 @@ static void test_near_misses(void **state) {
       "D\tlog\t0\t10\t0\t\n",
       "D\tguarded\t0\t10\t0\t\nD\tmixed\t20\t30\t0\t\n",
   };
-  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL);
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL, NULL);
   assert_int_equal(pf[1].n, 0);
   assert_int_equal(pf[2].n, 0);
   assert_null(hot_of(&pf[3], 0));
@@ -91,7 +91,7 @@ static void test_methods_and_reexports(void **state) {
       "I\tclip\t1\tclip\tclip\n",
       "D\tclip\t0\t40\t0\t\n",
   };
-  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL);
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL, NULL);
   const gl_program_hot *after = hot_of(&pf[0], 60), *clip = hot_of(&pf[2], 0);
   assert_null(after);   /* hot in its own file, given device data there: reported at that call */
   assert_non_null(clip);
@@ -111,7 +111,7 @@ static void test_class_bases(void **state) {
       "K\tLayer\t5\t\tmid.Mid\nD\tLayer.forward\t20\t40\t0\t\nI\tmid\t0\tm.mid\t\n",
       "K\tPlain\t0\t\tOther\nD\tPlain.forward\t9\t19\t0\t\nI\tOther\t0\tm.base\tOther\n",
   };
-  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL);
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL, NULL);
   assert_int_equal(pf[1].nclasses, 0);   /* only __init__ */
   assert_int_equal(pf[2].nclasses, 1);
   assert_int_equal(pf[2].classes[0].start, 5);
@@ -131,7 +131,7 @@ static void test_returned_device_data(void **state) {
       "C\t0\t3\t7\t300\t?\tlib.scale\nC\t0\t2\t9\t400\t\tlib.make\n",
       "D\tmake\t0\t10\t8\ttorch.Tensor\nD\tscale\t20\t30\t16\t\n",
   };
-  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL);
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL, NULL);
   assert_int_equal(pf[0].ncalls, 2);
   assert_int_equal(pf[0].calls[0].start, 100);
   assert_string_equal(pf[0].calls[0].type, "torch.Tensor");
@@ -153,10 +153,40 @@ static void test_module_names_from_paths(void **state) {
       "C\t0\t3\t4\t40\td\tf\nC\t0\t3\t5\t50\td\tg\n",
       "D\tg\t0\t10\t0\t\n",
   };
-  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL);
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL, NULL);
   assert_int_equal(pf[0].n, 1);
   assert_string_equal(pf[0].hot[0].why, "`f` runs on every step (/home/u/my-proj/train.py:4)");
   assert_int_equal(pf[2].n, 1);   /* src/pkg/__init__.py is the package src.pkg */
+  gl_program_free(pf, N(paths));
+}
+
+/* hot-functions: a dotted name resolved like an import, a bare qualified name matched in every
+ * file, and what they give device data to; a name matching nothing changes nothing. */
+static void test_user_roots(void **state) {
+  (void)state;
+  const char *paths[] = {"lib/optim.py", "lib/norms.py", "a/steps.py", "b/steps.py"};
+  const char *sums[] = {
+      "D\tW.step\t0\t90\t2\t\nD\tW.other\t100\t120\t0\t\nI\tnorm\t1\tnorms\tnorm\n"
+      "C\t0\t2\t7\t70\td\tnorm\n",
+      "D\tnorm\t0\t30\t0\t\n",
+      "D\ttrain_step\t0\t50\t0\t\n",
+      "D\ttrain_step\t0\t50\t0\t\nD\teval_step\t60\t90\t0\t\n",
+  };
+  const char *names[] = {"lib.optim.W.step", "train_step", "nothing.here"};
+  gl_program_roots roots = {names, 3};
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL, &roots);
+  const gl_program_hot *step = hot_of(&pf[0], 0);
+  assert_non_null(step);
+  assert_true(step->root);
+  assert_string_equal(step->why, "`W.step` runs on every step (named in hot-functions)");
+  assert_null(hot_of(&pf[0], 100));
+  const gl_program_hot *norm = hot_of(&pf[1], 0);
+  assert_non_null(norm);
+  assert_false(norm->root);
+  assert_string_equal(norm->why, "`norm` runs on every step (`W.step` in hot-functions -> lib/optim.py:7)");
+  assert_non_null(hot_of(&pf[2], 0));
+  assert_non_null(hot_of(&pf[3], 0));
+  assert_null(hot_of(&pf[3], 60));
   gl_program_free(pf, N(paths));
 }
 
@@ -165,7 +195,7 @@ static void test_malformed(void **state) {
   (void)state;
   const char *paths[] = {"x.py", "y.py"};
   const char *sums[] = {"C\t9\t3\t1\t10\td\ty.f\nD\nI\t\nC\t-1\nzzz\n", "D\tf\t0\t1\t0\t"};
-  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL);
+  gl_program_file *pf = gl_program_solve(paths, sums, N(paths), NULL, NULL);
   assert_int_equal(pf[0].n, 0);
   gl_program_free(pf, N(paths));
 }
@@ -178,6 +208,7 @@ int main(void) {
       cmocka_unit_test(test_class_bases),
       cmocka_unit_test(test_returned_device_data),
       cmocka_unit_test(test_module_names_from_paths),
+      cmocka_unit_test(test_user_roots),
       cmocka_unit_test(test_malformed),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
