@@ -16,6 +16,7 @@
 
 #include "base/load.h"
 #include "base/location.h"
+#include "base/strbuf.h"
 #include "cache/cache.h"
 #include "model/model.h"
 #include "notebook/notebook.h"
@@ -288,13 +289,10 @@ static void lint_again(worker *w, size_t i) {
           (!why || pf->hot[h].start >= why->start))
         why = &pf->hot[h];
     if (!why) continue;
-    size_t ml = strlen(f->message), wl = strlen(why->why);
-    char *msg = gl_xcalloc(ml + wl + 3, 1);
-    memcpy(msg, f->message, ml);
-    memcpy(msg + ml, "; ", 2);
-    memcpy(msg + ml + 2, why->why, wl);
+    gl_strbuf msg = {0};
+    gl_strbuf_addf(&msg, "%s; %s", f->message, why->why);
     free(f->message);
-    f->message = msg;
+    f->message = gl_strbuf_take(&msg);
   }
   gl_file_result_free(old);
   *old = again;
