@@ -41,6 +41,7 @@ static const pred_def pred_table[] = {
     {"type?", GL_PRED_TYPE, false, SHAPE_CAPTURE_STRINGS},
     {"from-device?", GL_PRED_FROM_DEVICE, false, SHAPE_CAPTURE},
     {"loop-invariant?", GL_PRED_LOOP_INVARIANT, false, SHAPE_CAPTURE},
+    {"host-built?", GL_PRED_HOST_BUILT, false, SHAPE_CAPTURE},
     {"builtin?", GL_PRED_BUILTIN, false, SHAPE_CAPTURE_STRINGS},
     {"local-call?", GL_PRED_LOCAL_CALL, false, SHAPE_CAPTURE},
     {"untimed?", GL_PRED_UNTIMED, false, SHAPE_CAPTURE},
@@ -440,6 +441,8 @@ static bool test_node(const gl_pred *p, TSNode n, const TSQueryMatch *m, gl_pred
       return env->model && gl_model_from_device(env->model, n);
     case GL_PRED_LOOP_INVARIANT:
       return env->model && gl_model_loop_invariant(env->model, n);
+    case GL_PRED_HOST_BUILT:
+      return env->model && gl_model_host_built(env->model, n);
     case GL_PRED_LOCAL_CALL:
       return env->model && gl_model_local_call(env->model, n);
     case GL_PRED_UNTIMED:

@@ -40,6 +40,8 @@ typedef enum gl_pred_kind {
   GL_PRED_TYPE,             /* #type? @e "torch.Tensor" ...: the value has one of the types */
   GL_PRED_FROM_DEVICE,      /* #from-device? */
   GL_PRED_LOOP_INVARIANT,   /* #loop-invariant? */
+  GL_PRED_HOST_BUILT,       /* #host-built? @e: host data a library call builds from shapes or
+                               constants, which it could build on the device (gl_model_host_built) */
   GL_PRED_BUILTIN,          /* #builtin? @fn "print" ...: a builtin (unbound) name among these */
   GL_PRED_LOCAL_CALL,       /* #local-call? @call: a call of a def of this file, summary applied */
   GL_PRED_UNTIMED,          /* #untimed? @n: n is in no timing region (gl_model_timed) */

@@ -327,6 +327,49 @@ bool gl_model_loop_invariant(const gl_model *m, TSNode node) {
   return r && gl_model__loop_invariant(m, (uint32_t)(r - m->nodes.data));
 }
 
+/* [x, y] * n or n * [x, y]: a list literal of values not known to be on the device, repeated. */
+static bool repeated_host_list(const gl_model *m, TSNode node) {
+  TSNode op = ts_node_child(node, 1);
+  if (ts_node_is_null(op) || strcmp(ts_node_type(op), "*") != 0) return false;
+  TSNode sides[2] = {ts_node_child_by_field_id(node, m->f.left),
+                     ts_node_child_by_field_id(node, m->f.right)};
+  for (int s = 0; s < 2; s++) {
+    if (gl_model__kind_of(m, sides[s]) != GL_K_LIST) continue;
+    uint32_t n = ts_node_named_child_count(sides[s]);
+    bool host = n > 0;
+    for (uint32_t i = 0; host && i < n; i++) {
+      TSNode e = ts_node_named_child(sides[s], i);
+      host = gl_model__kind_of(m, e) != GL_K_LIST_SPLAT && gl_model_prov(m, e) != GL_PROV_DEVICE;
+    }
+    if (host) return true;
+  }
+  return false;
+}
+
+bool gl_model_host_built(const gl_model *m, TSNode node) {
+  if (!m || !m->lm) return false;
+  char buf[256];
+  for (int depth = 0; depth < 8; depth++) {
+    gl_model__kind k = gl_model__kind_of(m, node);
+    if (k == GL_K_PARENTHESIZED_EXPRESSION) {
+      node = ts_node_named_child(node, 0);
+      continue;
+    }
+    if (k == GL_K_BINARY_OPERATOR) return repeated_host_list(m, node);
+    if (k != GL_K_CALL || gl_model_prov(m, node) != GL_PROV_HOST) return false;
+    TSNode fn = ts_node_child_by_field_id(node, m->f.function);
+    if (gl_model_resolve(m, fn, buf, sizeof(buf))) {
+      const gl_api_entry *e = gl_libmodels_function(m->lm, buf, strlen(buf));
+      return e && e->result == GL_RESULT_DEVICE_KWARG && !(e->roles & GL_ROLE_H2D);
+    }
+    /* a method on a host value: torch.rand(8).float(), torch.arange(n).view(1, -1) */
+    if (gl_model__kind_of(m, fn) != GL_K_ATTRIBUTE || (gl_model_roles(m, node) & GL_ROLE_H2D))
+      return false;
+    node = ts_node_child_by_field_id(fn, m->f.object);
+  }
+  return false;
+}
+
 const gl_libmodels *gl_model_libmodels(const gl_model *m) { return m ? m->lm : NULL; }
 
 const gl_comment *gl_model_comments(const gl_model *m, size_t *count) {

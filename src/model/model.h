@@ -190,6 +190,14 @@ bool gl_model_collected(const gl_model *m, TSNode node);
  * compiled program, not run on every call (so never hot by itself: gl_model_hot). */
 bool gl_model_traced(const gl_model *m, TSNode node);
 
+/* True for host data that a library call builds from shapes, constants or a random generator,
+ * data the same call could build on the device: a call of a function whose model result is
+ * `device-kwarg` (it takes `device=`) and that has no `h2d` role (it copies no data in:
+ * `torch.zeros(n)`, `torch.randint(0, k, (n,))`), whose value here is host data, also through
+ * methods on that host value (`torch.rand(8).float()`); or a list literal of values not known to
+ * be on the device, repeated with `*` (`[bos] * n`). False without models. */
+bool gl_model_host_built(const gl_model *m, TSNode node);
+
 /* The library models the model was built with (NULL: none). */
 const gl_libmodels *gl_model_libmodels(const gl_model *m);
 

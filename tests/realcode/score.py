@@ -41,7 +41,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 CATEGORY_RULES = {
     "d2h-in-loop": ["GPU201", "GPU206"],
     "device-condition": ["GPU202"],
-    "upload-in-loop": ["GPU203", "GPU207"],
+    "upload-in-loop": ["GPU203", "GPU207", "GPU209"],
     "ping-pong": ["GPU204", "GPU402", "GPU403"],
     "host-array-kernel-arg": ["GPU205"],
     "implicit-conversion": ["GPU206"],
