@@ -54,6 +54,7 @@ CATEGORY_RULES = {
     "per-element-loop": ["GPU601", "GPU602", "GPU606", "GPU607", "GPU608"],
     "launch-loop": ["GPU603"],
     "sync-in-loop": ["GPU208"],
+    "blocking-batch": ["GPU210"],
     "kernel-bug": ["GPU8"],       # a prefix: GPU801 .. GPU809
     "legacy": ["GPU1"],           # a prefix: GPU101 .. GPU120
     "other": [],
