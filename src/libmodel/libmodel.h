@@ -70,6 +70,18 @@ typedef enum gl_result {
  * (time.clock_gettime takes the clock as an argument). */
 typedef enum gl_clock { GL_CLOCK_NONE, GL_CLOCK_WALL, GL_CLOCK_CPU } gl_clock;
 
+/* How a call synchronizes the host with the device though it reads nothing the code asked for
+ * ("syncs"): the size of its result depends on the data (torch.nonzero), it checks its arguments
+ * on the host (a torch.distributions object with validate_args), or always. */
+typedef enum gl_syncs {
+  GL_SYNCS_NONE = 0,
+  GL_SYNCS_DATA_SIZE,        /* "data-size" */
+  GL_SYNCS_VALIDATION,       /* "validation" */
+  GL_SYNCS_ALWAYS,           /* "always" */
+} gl_syncs;
+
+#define GL_SYNCS_UNLESS_CAP 24
+
 typedef struct gl_api_entry {
   uint32_t roles;            /* GL_ROLE_* bits */
   uint8_t when;              /* gl_when, for the data roles */
@@ -90,6 +102,15 @@ typedef struct gl_api_entry {
                                 first N parameters after self ("device-params": N: Lightning's
                                 training_step(self, batch, batch_idx) gets the batch on the
                                 accelerator) */
+  uint8_t syncs;             /* gl_syncs ("syncs") */
+  uint8_t syncs_args;        /* "syncs-args": N: it syncs only when called with at most N
+                                positional arguments (one-argument torch.where); 0: any */
+  uint8_t syncs_on;          /* "syncs-on": N: 1 + the position of the argument whose device
+                                values the sync waits for (repeat_interleave's repeats); 0: the
+                                receiver of a method, the first argument of a function */
+  char syncs_unless[GL_SYNCS_UNLESS_CAP];  /* "syncs-unless": a keyword that, given with a value
+                                other than True, removes the sync (repeat_interleave's
+                                output_size, validate_args); "" when none */
 } gl_api_entry;
 
 typedef struct gl_libmodels gl_libmodels;

@@ -265,6 +265,36 @@ static void read_flag(jctx *c, const cJSON *it, size_t off, bool ok, const char 
   else *out = cJSON_IsTrue(it);
 }
 
+/* "syncs", "syncs-args" and "syncs-unless": how a call synchronizes (docs/models.md). */
+static void read_syncs_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e) {
+  static const char *const syncs_names[] = {"data-size", "validation", "always"};
+  if (strcmp(it->string, "syncs") == 0) {
+    int v = read_enum(c, it, off, "syncs", syncs_names, COUNT(syncs_names),
+                      "data-size, validation or always");
+    if (v >= 0) e->api.syncs = (uint8_t)(GL_SYNCS_DATA_SIZE + v);
+  } else if (strcmp(it->string, "syncs-args") == 0) {
+    if (!cJSON_IsNumber(it) || it->valuedouble < 1 || it->valuedouble > 8 ||
+        it->valuedouble != (double)(int)it->valuedouble)
+      err(c, off, "'syncs-args' must be an integer from 1 to 8");
+    else
+      e->api.syncs_args = (uint8_t)it->valueint;
+  } else if (strcmp(it->string, "syncs-on") == 0) {
+    if (!cJSON_IsNumber(it) || it->valuedouble < 0 || it->valuedouble > 7 ||
+        it->valuedouble != (double)(int)it->valuedouble)
+      err(c, off, "'syncs-on' must be an integer from 0 to 7");
+    else
+      e->api.syncs_on = (uint8_t)(it->valueint + 1);
+  } else if (strcmp(it->string, "syncs-unless") == 0) {
+    size_t n = cJSON_IsString(it) ? strlen(it->valuestring) : 0;
+    if (n == 0 || n >= GL_SYNCS_UNLESS_CAP || dotted_kind(it->valuestring, false) != GL_LM_FUNCTION ||
+        strchr(it->valuestring, '.'))
+      err(c, off, "'syncs-unless' must be a keyword name (at most %d characters)",
+          GL_SYNCS_UNLESS_CAP - 1);
+    else
+      memcpy(e->api.syncs_unless, it->valuestring, n + 1);
+  }
+}
+
 static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e) {
   int v;
   if (strcmp(it->string, "roles") == 0) {
@@ -305,13 +335,15 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
       e->api.device_params = (uint8_t)it->valueint;
   } else if (strcmp(it->string, "any-receiver") == 0) {
     read_flag(c, it, off, e->kind == GL_LM_METHOD, "methods", &e->api.any_receiver);
+  } else {
+    read_syncs_key(c, it, off, e);
   }
 }
 
 static bool is_entry_key(const char *k) {
   static const char *const keys[] = {"roles", "when", "result", "type", "decorates", "clock",
                                      "per-step", "partial", "host-sink", "any-receiver",
-                                     "device-params"};
+                                     "device-params", "syncs", "syncs-args", "syncs-on", "syncs-unless"};
   for (size_t i = 0; i < COUNT(keys); i++)
     if (strcmp(k, keys[i]) == 0) return true;
   return false;
@@ -335,7 +367,7 @@ static uint32_t read_entry(jctx *c, const cJSON *v, const jcur *at, uint8_t kind
     if (!is_entry_key(it->string)) {
       err(c, m.key,
           "unknown key '%s' (expected roles, when, result, type, decorates, clock, per-step, "
-          "partial, host-sink, any-receiver or device-params)",
+          "partial, host-sink, any-receiver, device-params, syncs, syncs-args, syncs-on or syncs-unless)",
           it->string);
       continue;
     }

@@ -370,6 +370,28 @@ bool gl_model_host_built(const gl_model *m, TSNode node) {
   return false;
 }
 
+uint16_t gl_model_device_type(const gl_model *m, TSNode node) {
+  uint16_t t = gl_model_type(m, node);
+  if (t == GL_TYPE_NONE && gl_model_prov(m, node) == GL_PROV_DEVICE) t = m->dev_type;
+  return t;
+}
+
+const gl_api_entry *gl_model_call_entry(const gl_model *m, TSNode call) {
+  if (!m || !m->lm || gl_model__kind_of(m, call) != GL_K_CALL) return NULL;
+  TSNode fn = ts_node_child_by_field_id(call, m->f.function);
+  char buf[256];
+  if (gl_model_resolve(m, fn, buf, sizeof(buf))) {
+    const gl_api_entry *e = gl_libmodels_function(m->lm, buf, strlen(buf));
+    if (e || gl_model__kind_of(m, fn) != GL_K_ATTRIBUTE) return e;
+  }
+  if (gl_model__kind_of(m, fn) != GL_K_ATTRIBUTE) return NULL;
+  uint16_t type = gl_model_device_type(m, ts_node_child_by_field_id(fn, m->f.object));
+  TSNode name = ts_node_child_by_field_id(fn, m->f.attribute);
+  if (type == GL_TYPE_NONE || ts_node_is_null(name)) return NULL;
+  uint32_t a = ts_node_start_byte(name), b = ts_node_end_byte(name);
+  return gl_libmodels_method_exact(m->lm, type, m->src->bytes + a, b - a);
+}
+
 const gl_libmodels *gl_model_libmodels(const gl_model *m) { return m ? m->lm : NULL; }
 
 const gl_comment *gl_model_comments(const gl_model *m, size_t *count) {

@@ -199,6 +199,15 @@ bool gl_model_traced(const gl_model *m, TSNode node);
 bool gl_model_host_built(const gl_model *m, TSNode node);
 
 /* The library models the model was built with (NULL: none). */
+/* gl_model_type, or for device data of no known type the array type of the one device framework
+ * the file imports (a loop target over a CUDA tensor: torch.Tensor); GL_TYPE_NONE otherwise. */
+uint16_t gl_model_device_type(const gl_model *m, TSNode node);
+
+/* The model entry that describes call: its callee's `functions` entry (after import
+ * resolution), else the exact `methods` entry of its receiver's type (gl_model_device_type; not the type's "*"
+ * entry); NULL when none or without models. */
+const gl_api_entry *gl_model_call_entry(const gl_model *m, TSNode call);
+
 const gl_libmodels *gl_model_libmodels(const gl_model *m);
 
 /* The file's comments in source order. */

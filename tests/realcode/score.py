@@ -55,6 +55,7 @@ CATEGORY_RULES = {
     "launch-loop": ["GPU603"],
     "sync-in-loop": ["GPU208"],
     "blocking-batch": ["GPU210"],
+    "implicit-sync": ["GPU211"],
     "kernel-bug": ["GPU8"],       # a prefix: GPU801 .. GPU809
     "legacy": ["GPU1"],           # a prefix: GPU101 .. GPU120
     "other": [],

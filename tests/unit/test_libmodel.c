@@ -291,7 +291,7 @@ static void test_unknown_keys(void **state) {
   expect_one(" \"description\"", " \"descripton\"", 2, 2,
              "unknown key 'descripton' (expected library, description, triggers, device-array, gpu-only-modules, functions or types)");
   expect_one("\"roles\": [\"timer\"]", "\"role\": [\"timer\"]", 12, 25,
-             "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step, partial, host-sink, any-receiver or device-params)");
+             "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step, partial, host-sink, any-receiver, device-params, syncs, syncs-args, syncs-on or syncs-unless)");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"host\", \"method\": {}}", 22, 39,
              "unknown key 'method' (expected provenance, traced, explicit-work, methods, attributes, subscript, operators or call)");
   expect_one("\"result\": \"device-spec\"", "\"result\": \"device-spec\", \"result\": \"host\"", 10, 44,
@@ -432,6 +432,36 @@ static void test_device_params(void **state) {
              "'device-params' must be an integer from 0 to 8");
   expect_one(from, "\"demo.random.seed\": {\"device-params\": true}", 7, 41,
              "'device-params' must be an integer from 0 to 8");
+}
+
+/* "syncs", "syncs-args", "syncs-on", "syncs-unless": read into the entry; bad values are errors
+ * at their position. */
+static void test_syncs(void **state) {
+  (void)state;
+  gl_libmodels *lm = load_edited(
+      "\"demo.device\": {",
+      "\"demo.device\": {\"syncs\": \"data-size\", \"syncs-args\": 1, \"syncs-on\": 2, "
+      "\"syncs-unless\": \"output_size\", ");
+  const gl_api_entry *e = gl_libmodels_function_exact(lm, "demo.device", 11);
+  assert_non_null(e);
+  assert_int_equal(e->syncs, GL_SYNCS_DATA_SIZE);
+  assert_int_equal(e->syncs_args, 1);
+  assert_int_equal(e->syncs_on, 3);
+  assert_string_equal(e->syncs_unless, "output_size");
+  e = gl_libmodels_function_exact(lm, "demo.jit", 8);
+  assert_int_equal(e->syncs, GL_SYNCS_NONE);
+  assert_int_equal(e->syncs_on, 0);
+  assert_string_equal(e->syncs_unless, "");
+  gl_libmodels_free(lm);
+  const char *from = "\"demo.random.seed\": {}";
+  expect_one(from, "\"demo.random.seed\": {\"syncs\": \"sometimes\"}", 7, 33,
+             "unknown syncs 'sometimes' (expected data-size, validation or always)");
+  expect_one(from, "\"demo.random.seed\": {\"syncs-args\": 0}", 7, 38,
+             "'syncs-args' must be an integer from 1 to 8");
+  expect_one(from, "\"demo.random.seed\": {\"syncs-on\": 8}", 7, 36,
+             "'syncs-on' must be an integer from 0 to 7");
+  expect_one(from, "\"demo.random.seed\": {\"syncs-unless\": \"a.b\"}", 7, 40,
+             "'syncs-unless' must be a keyword name (at most 23 characters)");
 }
 
 /* Errors after escaped quotes, braces and brackets inside strings still land on the right byte. */
@@ -848,6 +878,7 @@ int main(void) {
       cmocka_unit_test(test_clock),
       cmocka_unit_test(test_flags),
       cmocka_unit_test(test_device_params),
+      cmocka_unit_test(test_syncs),
       cmocka_unit_test(test_ruleset_feeds_models_folders_only),
       cmocka_unit_test(test_ruleset_model_errors),
       cmocka_unit_test(test_rules_dir_models),
