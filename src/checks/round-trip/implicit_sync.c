@@ -177,14 +177,18 @@ static bool device_mask_name(const gl_check_ctx *ctx, TSNode name) {
   return mn.all && mn.bindings > 0;
 }
 
-/* True when subscript n is written to or deleted (`x[mask] = 0.0`, `x[mask] += 1`): a masked
- * store keeps the shape, and only reads are reported. */
-static bool stored(TSNode n) {
+/* True when subscript n is written to or deleted without a wait: `x[mask] = 0.0` (a Python
+ * scalar: a masked fill), `x[mask] += 1`, `del`. A store of device data through the mask
+ * (`x[mask] = pad`) waits like a read (index_put_ turns the mask into indices), so it is not
+ * "stored" here. */
+static bool stored(const gl_model *m, TSNode n) {
   TSNode p = ts_node_parent(n);
   if (ts_node_is_null(p)) return false;
   if (GL_IS(p, assignment) || GL_IS(p, augmented_assignment)) {
     TSNode left = gl_parse_child(p, "left", 4);
-    return gl_check__contains(left, n);
+    if (!gl_check__contains(left, n)) return false;
+    return !GL_IS(p, assignment) || !ts_node_eq(left, n) ||
+           gl_model_prov(m, gl_parse_child(p, "right", 5)) != GL_PROV_DEVICE;
   }
   return gl_parse_type_is(p, "delete_statement") || gl_parse_type_is(p, "pattern_list") ||
          gl_parse_type_is(p, "tuple_pattern");
@@ -193,7 +197,7 @@ static bool stored(TSNode n) {
 static void check_subscript(const gl_check_ctx *ctx, TSNode n) {
   const gl_model *m = ctx->model;
   TSNode value = gl_parse_child(n, "value", 5);
-  if (gl_model_prov(m, value) != GL_PROV_DEVICE || stored(n)) return;
+  if (gl_model_prov(m, value) != GL_PROV_DEVICE || stored(m, n)) return;
   /* the value's type says whether a masked read waits: its subscript entry's "syncs" */
   const gl_api_entry *e = gl_libmodels_subscript(gl_model_libmodels(m),
                                                  gl_model_device_type(m, value));
@@ -209,11 +213,14 @@ static void check_subscript(const gl_check_ctx *ctx, TSNode n) {
                                     40, &vl);
   const char *i = gl_check__written(ctx->src, ts_node_start_byte(index), ts_node_end_byte(index),
                                     40, &il);
+  TSNode p = ts_node_parent(n);
+  bool store = GL_IS(p, assignment) && ts_node_eq(gl_parse_child(p, "left", 4), n);
   snprintf(msg, sizeof msg,
-           "`%.*s[%.*s]` selects by a boolean mask on the device, a result whose size depends on "
-           "the data, so the host waits for the GPU to count it on every step; keep the shape "
-           "(`torch.where(mask, x, 0)`, `x * mask`, a masked sum) or move it out of the hot code",
-           vl, v, il, i);
+           "`%.*s[%.*s]` %s by a boolean mask on the device, which needs the count of true "
+           "elements, so the host waits for the GPU to count them on every step; keep the shape "
+           "(`torch.where(mask, %s, 0)`, `x * mask`, a masked sum) or move it out of the hot code",
+           vl, v, il, i, store ? "assigns device data" : "selects",
+           store ? "value" : "x");
   gl_check_report(ctx, n, msg);
 }
 

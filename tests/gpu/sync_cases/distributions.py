@@ -24,7 +24,7 @@ def case(device):
 
     # Near misses.
     fast = Normal(mu, sigma, validate_args=False)  # sync: no -- Normal(..., validate_args=False)
-    s2 = fast.sample()  # sync: no -- Normal(..., validate_args=False).sample()
+    s2 = fast.sample()  # sync: yes -- Normal(..., validate_args=False).sample(): torch.normal checks std on the host
     s3 = fast.rsample()  # sync: no -- Normal(..., validate_args=False).rsample()
     draw = torch.multinomial(probs, 1)  # sync: no -- torch.multinomial(probs, 1)
     noise = torch.empty_like(probs).exponential_()

@@ -21,6 +21,12 @@ def case(device):
     sel = torch.masked_select(x, mask)  # sync: yes -- torch.masked_select
     uniq = torch.unique(ints)  # sync: yes -- torch.unique
     big = vals.repeat_interleave(rep)  # sync: yes -- repeat_interleave(tensor) without output_size
+    aw = torch.argwhere(x)  # sync: yes -- torch.argwhere
+    uc = torch.unique_consecutive(ints)  # sync: yes -- torch.unique_consecutive
+    big3 = torch.repeat_interleave(vals, rep)  # sync: yes -- torch.repeat_interleave(x, tensor)
+    both = x[(x > 0) & ~(x > 0.5)]  # sync: yes -- read through a combined mask
+    z2 = x.clone()
+    z2[mask] = vals[:1]  # sync: yes -- tensor assignment through a bool mask
 
     # Near misses: the output size is known without reading the data.
     z = x.clone()
@@ -28,4 +34,7 @@ def case(device):
     filled = x.masked_fill(mask, 0.0)  # sync: no -- x.masked_fill(mask, 0.0)
     picked = torch.where(mask, x, other)  # sync: no -- three-argument torch.where
     big2 = vals.repeat_interleave(rep, output_size=16)  # sync: no -- repeat_interleave, output_size
-    return y, nz, nz2, idx, sel, uniq, big, z, filled, picked, big2
+    twice = vals.repeat_interleave(2)  # sync: no -- repeat_interleave(int)
+    first = x[ints]  # sync: no -- integer-tensor index (gather)
+    return (y, nz, nz2, idx, sel, uniq, big, aw, uc, big3, both, z2, z, filled, picked, big2,
+            twice, first)

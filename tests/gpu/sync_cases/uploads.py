@@ -19,6 +19,8 @@ def case(device):
     f = torch.ones(4, 4).to(device)  # sync: yes -- torch.ones on the host, then .to()
     g = pageable.to(device)  # sync: yes -- pageable CPU tensor .to(cuda)
     h = pinned.to(device)  # sync: yes -- pinned CPU tensor .to(cuda) without non_blocking
+    h2 = pinned.cuda()  # sync: yes -- pinned CPU tensor .cuda() without non_blocking
+    h3 = pinned.type(torch.cuda.FloatTensor)  # sync: yes -- pinned .type(torch.cuda.FloatTensor)
 
     # Near misses: built on the device, or an asynchronous copy from pinned memory.
     i = torch.full((8,), 3.0, device=device)  # sync: no -- torch.full(..., device=cuda)
@@ -30,4 +32,4 @@ def case(device):
     import numpy as np  # noqa: E402 - see the header
     host = np.arange(8, dtype=np.float32)
     q = torch.from_numpy(host).to(device)  # sync: yes -- torch.from_numpy(array).to(cuda)
-    return a, b, c, d, e, f, g, h, i, j, k, m, p, q
+    return a, b, c, d, e, f, g, h, h2, h3, i, j, k, m, p, q
