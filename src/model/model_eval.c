@@ -349,15 +349,26 @@ static const gl_api_entry *any_receiver_method(gl_prov_pass *pp, const char *nam
   return gl_model_imports(pp->m, pp->qbuf) ? e : NULL;
 }
 
-/* True when callee (a call's function node) names no def of this file: `model`, `self.net`,
- * `criterion` are objects (modules) whose definition the file does not show. */
+/* True when callee (a call's function node) names no def of this file or of a module it
+ * imports relatively: `model`, `self.net`, `criterion` are objects (modules) whose definition the
+ * file does not show; `to_cpu(x)` and `utils.to_cpu(x)` after `from . import utils` are functions
+ * of the project, which may return anything. */
 static bool callee_is_opaque(const gl_prov_pass *pp, uint32_t callee) {
   const gl_model__rec *r = &pp->m->nodes.data[callee];
   TSNode n = r->node;
-  if (r->kind == GL_K_ATTRIBUTE) n = ts_node_child_by_field_id(n, pp->m->f.attribute);
-  else if (r->kind != GL_K_IDENTIFIER) return false;
   size_t len;
-  const char *s = gl_model__text(pp->m, n, &len);
+  const char *s;
+  if (r->kind == GL_K_ATTRIBUTE) {
+    TSNode obj = ts_node_child_by_field_id(n, pp->m->f.object);
+    if (gl_model__kind_of(pp->m, obj) == GL_K_IDENTIFIER) {
+      s = gl_model__text(pp->m, obj, &len);
+      if (gl_prov__file_defines(pp, s, len)) return false;
+    }
+    n = ts_node_child_by_field_id(n, pp->m->f.attribute);
+  } else if (r->kind != GL_K_IDENTIFIER) {
+    return false;
+  }
+  s = gl_model__text(pp->m, n, &len);
   return len > 0 && !gl_prov__file_defines(pp, s, len);
 }
 

@@ -47,26 +47,61 @@ static TSNode bound_name(const gl_model *m, uint32_t i) {
   return gl_model__kind_of(m, left) == GL_K_IDENTIFIER ? left : none;
 }
 
-/* The names of every def of the file, and of every name bound to a lambda (a function the file
- * shows, not an opaque module), in an open-addressing set of hashes. */
+/* True when node i is a from-import of a module of the project (`from .utils import to_cpu`,
+ * `from . import utils`): what it binds is a function or module the run can show, not an opaque
+ * object. */
+static bool relative_import(const gl_model *m, uint32_t i) {
+  if (m->nodes.data[i].kind != GL_K_IMPORT_FROM_STATEMENT) return false;
+  TSNode mod = ts_node_child_by_field_id(m->nodes.data[i].node, m->f.module_name);
+  return !ts_node_is_null(mod) && strcmp(ts_node_type(mod), "relative_import") == 0;
+}
+
+static void def_name_add(gl_prov_pass *pp, TSNode name) {
+  size_t len;
+  const char *s = gl_model__text(pp->m, name, &len);
+  uint64_t h = name_hash(s, len);
+  size_t k = h & (pp->ndefnames - 1);
+  while (pp->defnames[k] && pp->defnames[k] != h) k = (k + 1) & (pp->ndefnames - 1);
+  pp->defnames[k] = h;
+}
+
+/* The names a relative from-import binds: `n` (its last segment) or the alias of `n as c`. */
+static void relative_import_names(gl_prov_pass *pp, uint32_t i) {
+  const gl_model *m = pp->m;
+  TSNode stmt = m->nodes.data[i].node;
+  for (uint32_t k = 0; k < ts_node_named_child_count(stmt); k++) {
+    const char *field = ts_node_field_name_for_named_child(stmt, k);
+    if (!field || strcmp(field, "name") != 0) continue;
+    TSNode c = ts_node_named_child(stmt, k);
+    if (gl_model__kind_of(m, c) == GL_K_ALIASED_IMPORT) c = ts_node_child_by_field_id(c, m->f.alias);
+    else if (ts_node_named_child_count(c) > 0)
+      c = ts_node_named_child(c, ts_node_named_child_count(c) - 1);
+    if (!ts_node_is_null(c)) def_name_add(pp, c);
+  }
+}
+
+/* The names of every def of the file, of every name bound to a lambda (a function the file
+ * shows, not an opaque module), and of every name a relative import binds (a function or module
+ * of the project), in an open-addressing set of hashes. */
 static void def_names_init(gl_prov_pass *pp) {
   const gl_model *m = pp->m;
   size_t ndefs = 0;
-  for (size_t i = 0; i < m->nodes.len; i++)
-    ndefs += m->nodes.data[i].kind == GL_K_FUNCTION_DEFINITION || m->nodes.data[i].kind == GL_K_LAMBDA;
+  for (size_t i = 0; i < m->nodes.len; i++) {
+    const gl_model__rec *r = &m->nodes.data[i];
+    ndefs += r->kind == GL_K_FUNCTION_DEFINITION || r->kind == GL_K_LAMBDA;
+    if (relative_import(m, (uint32_t)i)) ndefs += ts_node_named_child_count(r->node);
+  }
   size_t cap = 16;
   while (cap < 2 * ndefs) cap *= 2;
   pp->defnames = gl_xcalloc(cap, sizeof(*pp->defnames));
   pp->ndefnames = cap;
   for (size_t i = 0; i < m->nodes.len && ndefs; i++) {
+    if (relative_import(m, (uint32_t)i)) {
+      relative_import_names(pp, (uint32_t)i);
+      continue;
+    }
     TSNode name = bound_name(m, (uint32_t)i);
-    if (ts_node_is_null(name)) continue;
-    size_t len;
-    const char *s = gl_model__text(m, name, &len);
-    uint64_t h = name_hash(s, len);
-    size_t k = h & (cap - 1);
-    while (pp->defnames[k] && pp->defnames[k] != h) k = (k + 1) & (cap - 1);
-    pp->defnames[k] = h;
+    if (!ts_node_is_null(name)) def_name_add(pp, name);
   }
 }
 

@@ -6,6 +6,7 @@ from app.trainer import Trainer
 from pkg import engine
 from pkg.engine import log_loss, run_epoch
 from pkg.losses import fresh_zero, l2
+from pkg.parts import loss_parts, loss_parts_module
 
 
 def main(loader):
@@ -26,6 +27,11 @@ def main(loader):
         print(host.item())             # near miss
         zero = fresh_zero()
         print(float(zero))             # expect: a def that always returns device data
+        loss2, parts = loss_parts(x)   # parts went through a project helper (to_cpu)
+        print(float(parts[0]))         # near miss: a host tensor, not device data
+        print(loss2.item())            # missed: a returned tuple is not tracked element by element
+        _, parts2 = loss_parts_module(x)
+        print(float(parts2[0]))        # near miss: convert.to_cpu through a module import
     metrics.once(loss)                 # near miss: after the loop
     for epoch in range(10):
         run_epoch(model, loader)       # its own loop does the work: per epoch

@@ -1,0 +1,2 @@
+def to_cpu(tensor):
+    return tensor.detach().cpu()
