@@ -337,7 +337,7 @@ bool gl_prov__loop_converged(gl_prov_pass *pp, const gl_pframe *f) {
   return true;
 }
 
-void gl_prov__loop_forget(gl_prov_pass *pp, const gl_pframe *f) {
+void gl_prov__loop_forget(gl_prov_pass *pp, gl_pframe *f, bool widen) {
   if (!(f->fl & PF_MARKED)) return;
   size_t from = pp->res.len;   /* res as scratch: the distinct entries the body wrote */
   uint32_t t = next_token(pp);
@@ -347,13 +347,16 @@ void gl_prov__loop_forget(gl_prov_pass *pp, const gl_pframe *f) {
     pp->stamp[e] = t;
     /* a name first bound in the body stays unbound at the head: every value it can have
      * there is one the body binds */
-    gl_pundo r = {e, gl_pval_is_unbound(pp->log.data[i].old) ? gl_pval_unbound() : gl_pval_unknown()};
+    gl_pval head = pp->log.data[i].old;
+    gl_pundo r = {e, gl_pval_is_unbound(head) ? gl_pval_unbound()
+                     : widen ? gl_pval_join(head, pp->cur[e]) : gl_pval_unknown()};
     gl_vec_push(&pp->res, r);
   }
   undo_to(pp, f->mark);
   for (size_t i = from; i < pp->res.len; i++)
     write_cell(pp, pp->res.data[i].entry, pp->res.data[i].old, false);
   pp->res.len = from;
+  if (widen) f->mark = (uint32_t)pp->log.len;
 }
 
 void gl_prov__loop_forget_recorded(gl_prov_pass *pp, uint32_t loop) {

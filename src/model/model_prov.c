@@ -70,17 +70,26 @@ static void pop_loop(gl_prov_pass *pp, uint32_t loop) {
   if (pp->loops.len && *gl_vec_last(&pp->loops) == loop) pp->loops.len--;
 }
 
-/* After a loop body: true when it must be walked again, pessimistically (some name it writes
- * changed between the head and the end, so what the body computed from the head is unsound). */
+/* After a loop body: true when it must be walked again (some name it writes changed between
+ * the head and the end, so what the body computed from the head is unsound). The second walk
+ * starts from the join of each such name's head and end values (`x = torch.cat([x, t])` keeps
+ * x on the device); when that is no fixpoint either, a third walk starts from unknown. Loops
+ * nested in a second or third walk start pessimistic, so a body is walked at most three times
+ * per walk of its enclosing loop's, whatever the depth. */
 static bool body_again(gl_prov_pass *pp, gl_pframe *loop) {
   if (loop->fl & PF_PASS2) {
-    loop->fl &= (uint16_t)~PF_PASS2;
+    if ((loop->fl & PF_WIDENED) && !gl_prov__loop_converged(pp, loop)) {
+      loop->fl &= (uint16_t)~PF_WIDENED;
+      gl_prov__loop_forget(pp, loop, false);
+      return true;
+    }
+    loop->fl &= (uint16_t)~(PF_PASS2 | PF_WIDENED);
     pp->pessimistic--;
     return false;
   }
   if ((loop->fl & PF_PESSIMISTIC) || gl_prov__loop_converged(pp, loop)) return false;
-  gl_prov__loop_forget(pp, loop);
-  loop->fl |= PF_PASS2;
+  gl_prov__loop_forget(pp, loop, true);
+  loop->fl |= PF_PASS2 | PF_WIDENED;
   pp->pessimistic++;
   return true;
 }

@@ -65,13 +65,14 @@ enum {
   PF_HOST_OP = 1 << 3,      /* comparison_operator: `is`, `is not`, `in`, `not in` */
   PF_BODY_PHASE = 1 << 4,   /* comprehension: its clauses are done, its body is being walked */
   PF_MARKED = 1 << 5,       /* block: mark and seg are set */
-  PF_PASS2 = 1 << 6,        /* loop: the pessimistic second walk of its body is running */
+  PF_PASS2 = 1 << 6,        /* loop: a second (widened) or third (pessimistic) walk runs */
   PF_PESSIMISTIC = 1 << 7,  /* loop: started pessimistic (inside an enclosing second walk) */
   PF_HAS_ELSE = 1 << 8,     /* if_statement: has an else clause */
   PF_JOINED = 1 << 9,       /* try_statement: branches joined (at finally) */
   PF_LOOP_PUSHED = 1 << 10, /* comprehension: pushed itself on the loop stack */
   PF_ALL_DEV = 1 << 11,     /* every child value so far is device */
   PF_ARG_DEV = 1 << 12,     /* call: some argument is device data */
+  PF_WIDENED = 1 << 13,     /* loop: the second walk starts from the join of head and end */
 };
 
 /* One node on the walk's path. Child slots hold node indexes (GL_MODEL__NONE when absent). */
@@ -175,8 +176,10 @@ void gl_prov__block_join(gl_prov_pass *pp, gl_pframe *f, bool implicit_before);
 /* Loops: true when every name written since f->mark has a value at the end of the body whose
  * join with its value at the loop head is that head value (the body is a fixpoint). */
 bool gl_prov__loop_converged(gl_prov_pass *pp, const gl_pframe *f);
-/* Undoes the body's writes and makes every name it wrote unknown (before a second walk). */
-void gl_prov__loop_forget(gl_prov_pass *pp, const gl_pframe *f);
+/* Undoes the body's writes before another walk of it. widen: every name it wrote gets the join
+ * of its head and end values, and f->mark moves past those writes, so that the next walk's
+ * convergence is judged against them; else every name it wrote becomes unknown. */
+void gl_prov__loop_forget(gl_prov_pass *pp, gl_pframe *f, bool widen);
 /* Makes every name that loop rebinds (as recorded by an earlier walk of it) unknown. */
 void gl_prov__loop_forget_recorded(gl_prov_pass *pp, uint32_t loop);
 
