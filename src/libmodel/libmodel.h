@@ -61,7 +61,23 @@ typedef enum gl_result {
   GL_RESULT_DEFAULT_DEVICE,  /* as device-kwarg, but without `device=` the library's default
                                 device, which on a GPU machine is CUDA (wp.zeros(n)): device,
                                 linted for the GPU path */
+  GL_RESULT_PLACED,          /* calling an object that holds data (a module): arg 0's provenance,
+                                or when that is unknown the side the object's data was placed on
+                                ("places"): a module moved to the GPU returns device data */
 } gl_result;
+
+/* Where the data an entry's result holds lives, for results that hold data without being data
+ * (a module's parameters): "places". Such a value keeps an unknown provenance; its CUDA or CPU
+ * mark says where it was placed. A method with `places` called as a statement moves its receiver
+ * in place (`model.to(device)`). */
+typedef enum gl_places {
+  GL_PLACES_NONE = 0,
+  GL_PLACES_RECEIVER,        /* where the receiver was placed (model.train()) */
+  GL_PLACES_ARG0,            /* where the first argument was placed (a wrapper: DDP(model)) */
+  GL_PLACES_TO_ARG,          /* the device `.to(x)` names (arg 0 or `device=`) */
+  GL_PLACES_DEVICE,          /* a CUDA device (model.cuda()) */
+  GL_PLACES_HOST,            /* the CPU (model.cpu()) */
+} gl_places;
 
 #define GL_TYPE_NONE UINT16_MAX
 
@@ -102,6 +118,7 @@ typedef struct gl_api_entry {
                                 first N parameters after self ("device-params": N: Lightning's
                                 training_step(self, batch, batch_idx) gets the batch on the
                                 accelerator) */
+  uint8_t places;            /* gl_places ("places") */
   uint8_t syncs;             /* gl_syncs ("syncs") */
   uint8_t syncs_args;        /* "syncs-args": N: it syncs only when called with at most N
                                 positional arguments (one-argument torch.where); 0: any */

@@ -39,7 +39,8 @@ static const char *const when_names[] = {"always",        "receiver-device", "ar
                                          "result-device", "arg0-not-host",   "arg0-not-device"};
 static const char *const result_names[] = {"unknown", "device",       "host",   "receiver",
                                            "arg0",    "device-kwarg", "to-arg", "device-spec",
-                                           "default-device"};
+                                           "default-device", "placed"};
+static const char *const places_names[] = {"receiver", "arg0", "to-arg", "device", "host"};
 static const char *const prov_names[] = {"unknown", "host", "device"};
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
@@ -49,7 +50,7 @@ static const char *const prov_names[] = {"unknown", "host", "device"};
   (BIT(GL_WHEN_ALWAYS) | BIT(GL_WHEN_ARG0_DEVICE) | BIT(GL_WHEN_RESULT_DEVICE) |                \
    BIT(GL_WHEN_ARG0_NOT_HOST) | BIT(GL_WHEN_ARG0_NOT_DEVICE))
 #define WHEN_NO_ARGS (BIT(GL_WHEN_ALWAYS) | BIT(GL_WHEN_RECEIVER_DEVICE))
-#define RESULT_ANY 0x1ffu
+#define RESULT_ANY 0x3ffu
 #define RESULT_NO_RECEIVER (RESULT_ANY & ~BIT(GL_RESULT_RECEIVER))
 #define RESULT_NO_ARGS \
   (BIT(GL_RESULT_UNKNOWN) | BIT(GL_RESULT_DEVICE) | BIT(GL_RESULT_HOST) | BIT(GL_RESULT_RECEIVER))
@@ -306,9 +307,17 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
     if (v >= 0) e->api.when = (uint8_t)v;
   } else if (strcmp(it->string, "result") == 0) {
     v = read_enum(c, it, off, "result", result_names, COUNT(result_names),
-                  "unknown, device, host, receiver, arg0, device-kwarg, to-arg, device-spec or "
-                  "default-device");
+                  "unknown, device, host, receiver, arg0, device-kwarg, to-arg, device-spec, "
+                  "default-device or placed");
     if (v >= 0) e->api.result = (uint8_t)v;
+  } else if (strcmp(it->string, "places") == 0) {
+    v = read_enum(c, it, off, "places", places_names, COUNT(places_names),
+                  "receiver, arg0, to-arg, device or host");
+    if (v >= 0) e->api.places = (uint8_t)(GL_PLACES_RECEIVER + v);
+    if (v >= 0 && e->kind != GL_LM_METHOD && e->kind != GL_LM_FUNCTION && e->kind != GL_LM_WILDCARD)
+      err(c, off, "'places' applies to functions and methods only");
+    else if (v == 0 && e->kind != GL_LM_METHOD)
+      err(c, off, "places 'receiver' applies to methods only");
   } else if (strcmp(it->string, "type") == 0) {
     read_ref(c, it, off, "type", &e->type);
   } else if (strcmp(it->string, "decorates") == 0) {
@@ -343,7 +352,8 @@ static void read_entry_key(jctx *c, const cJSON *it, size_t off, gl_lm__entry *e
 static bool is_entry_key(const char *k) {
   static const char *const keys[] = {"roles", "when", "result", "type", "decorates", "clock",
                                      "per-step", "partial", "host-sink", "any-receiver",
-                                     "device-params", "syncs", "syncs-args", "syncs-on", "syncs-unless"};
+                                     "device-params", "places", "syncs", "syncs-args", "syncs-on",
+                                     "syncs-unless"};
   for (size_t i = 0; i < COUNT(keys); i++)
     if (strcmp(k, keys[i]) == 0) return true;
   return false;
@@ -367,7 +377,8 @@ static uint32_t read_entry(jctx *c, const cJSON *v, const jcur *at, uint8_t kind
     if (!is_entry_key(it->string)) {
       err(c, m.key,
           "unknown key '%s' (expected roles, when, result, type, decorates, clock, per-step, "
-          "partial, host-sink, any-receiver, device-params, syncs, syncs-args, syncs-on or syncs-unless)",
+          "partial, host-sink, any-receiver, device-params, places, syncs, syncs-args, syncs-on "
+          "or syncs-unless)",
           it->string);
       continue;
     }

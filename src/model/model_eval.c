@@ -114,6 +114,47 @@ static bool may_name_accelerator(const gl_prov_pass *pp, uint32_t i) {
   return true;
 }
 
+/* The device `.to(x)` names (arg 0 or `device=`): device (named: accelerator marks), host, or
+ * unknown. */
+static gl_prov to_arg_prov(const gl_prov_pass *pp, const use *u, uint8_t *named) {
+  uint32_t t = u->devkw != GL_MODEL__NONE ? u->devkw : u->arg0;
+  if (t == GL_MODEL__NONE) return GL_PROV_UNKNOWN;
+  gl_pval tv = gl_prov__val(pp, t);
+  if (may_name_accelerator(pp, t)) {   /* x.to(device), x.to(args.device) */
+    *named = GL_VAL_ACCEL;
+    return GL_PROV_DEVICE;
+  }
+  *named = (uint8_t)(tv.bits & GL_VAL_ACCEL);
+  return prov_of_names(names_device(tv));
+}
+
+/* Where an object that holds data (a module) was placed: its CUDA or CPU mark, when its own
+ * provenance is unknown (device data names a CUDA device by the same marks: names_device). */
+static names placed_on(gl_pval v) {
+  if (gl_pval_prov(v) != GL_PROV_UNKNOWN) return NAMES_NOTHING;
+  return (v.bits & GL_VAL_CUDA) ? NAMES_CUDA : (v.bits & GL_VAL_CPU) ? NAMES_CPU : NAMES_NOTHING;
+}
+
+/* The placement marks (GL_VAL_CUDA / GL_VAL_CPU, with GL_VAL_ACCEL) an entry's `places` gives
+ * its result. */
+static uint8_t placement(const gl_prov_pass *pp, const use *u, gl_pval a0) {
+  const uint8_t marks = GL_VAL_CUDA | GL_VAL_CPU | GL_VAL_ACCEL;
+  uint8_t named = 0;
+  switch ((gl_places)u->e->places) {
+    case GL_PLACES_RECEIVER:
+      return u->has_recv && placed_on(u->recv) != NAMES_NOTHING ? (uint8_t)(u->recv.bits & marks) : 0;
+    case GL_PLACES_ARG0: return placed_on(a0) != NAMES_NOTHING ? (uint8_t)(a0.bits & marks) : 0;
+    case GL_PLACES_DEVICE: return GL_VAL_CUDA;
+    case GL_PLACES_HOST: return GL_VAL_CPU;
+    case GL_PLACES_TO_ARG: {
+      gl_prov p = to_arg_prov(pp, u, &named);
+      if (p == GL_PROV_DEVICE) return (uint8_t)(GL_VAL_CUDA | (named & GL_VAL_ACCEL));
+      return p == GL_PROV_HOST ? GL_VAL_CPU : 0;
+    }
+    default: return 0;
+  }
+}
+
 static gl_prov result_prov(const gl_prov_pass *pp, const use *u, gl_pval a0, uint8_t *named) {
   *named = 0;
   switch ((gl_result)u->e->result) {
@@ -133,17 +174,11 @@ static gl_prov result_prov(const gl_prov_pass *pp, const use *u, gl_pval a0, uin
       }
       *named = (uint8_t)(gl_prov__val(pp, u->devkw).bits & GL_VAL_ACCEL);
       return prov_of_names(names_device(gl_prov__val(pp, u->devkw)));
-    case GL_RESULT_TO_ARG: {
-      uint32_t t = u->devkw != GL_MODEL__NONE ? u->devkw : u->arg0;
-      if (t == GL_MODEL__NONE) return GL_PROV_UNKNOWN;
-      gl_pval tv = gl_prov__val(pp, t);
-      if (may_name_accelerator(pp, t)) {   /* x.to(device), x.to(args.device) */
-        *named = GL_VAL_ACCEL;
-        return GL_PROV_DEVICE;
-      }
-      *named = (uint8_t)(tv.bits & GL_VAL_ACCEL);
-      return prov_of_names(names_device(tv));
-    }
+    case GL_RESULT_TO_ARG: return to_arg_prov(pp, u, named);
+    case GL_RESULT_PLACED:
+      if (gl_pval_prov(a0) != GL_PROV_UNKNOWN || !u->has_recv) return gl_pval_prov(a0);
+      *named = (uint8_t)(u->recv.bits & GL_VAL_ACCEL);
+      return prov_of_names(placed_on(u->recv));
     case GL_RESULT_DEVICE_SPEC: {
       names n = u->arg0 == GL_MODEL__NONE ? NAMES_NOTHING : names_device(a0);
       *named = n == NAMES_CUDA ? GL_VAL_CUDA : n == NAMES_CPU ? GL_VAL_CPU : 0;
@@ -176,6 +211,7 @@ static gl_pval apply(const gl_prov_pass *pp, const use *u, uint8_t *roles) {
   uint8_t named;
   gl_pval v = make(pp, result_prov(pp, u, a0, &named), e->type);
   v.bits |= named;
+  if (e->places && gl_pval_prov(v) == GL_PROV_UNKNOWN) v.bits |= placement(pp, u, a0);
   if (e->when == GL_WHEN_RESULT_DEVICE && gl_pval_prov(v) != GL_PROV_DEVICE)
     r &= ~(uint32_t)DATA_ROLES;
   if (gl_pval_prov(v) == GL_PROV_HOST && ((r & GL_ROLE_D2H) || u->any_fd))
@@ -421,6 +457,27 @@ static bool d2h_effect(const gl_prov_pass *pp, const gl_pframe *f, uint8_t roles
   return gl_pval_prov(a0) == GL_PROV_DEVICE && a0.type != GL_TYPE_NONE;
 }
 
+/* A method call that is a whole statement and moves its receiver, a name, in place:
+ * `model.to(device)`, `model.cuda()` (an entry with `places`), or the same on a name of unknown
+ * type (`net = build(cfg)`): the name is rebound to the result, placed where it was moved. */
+static void moved_in_place(gl_prov_pass *pp, const gl_pframe *f, const use *u, gl_pval v) {
+  const gl_model__rec *r = &pp->m->nodes.data[f->rec];
+  if (!u->e || !u->has_recv || f->recv == GL_MODEL__NONE || r->parent == GL_MODEL__NONE ||
+      pp->m->nodes.data[r->parent].kind != GL_K_EXPRESSION_STATEMENT ||
+      pp->m->nodes.data[f->recv].kind != GL_K_IDENTIFIER)
+    return;
+  if (!u->e->places) {
+    if (u->recv.type != GL_TYPE_NONE || gl_pval_prov(u->recv) != GL_PROV_UNKNOWN ||
+        !(u->e->roles & GL_ROLE_H2D) || gl_pval_prov(v) != GL_PROV_DEVICE)
+      return;
+    v = (gl_pval){GL_TYPE_NONE, (uint8_t)(GL_VAL_CUDA | (v.bits & GL_VAL_ACCEL))};
+  } else if (placed_on(v) == NAMES_NOTHING) {
+    return;
+  }
+  TSNode none = {{0}, NULL, NULL};
+  gl_prov__assign(pp, pp->m->nodes.data[f->recv].node, none, v, false);
+}
+
 static void call(gl_prov_pass *pp, const gl_pframe *f) {
   uint8_t roles = 0;
   gl_pval v = gl_pval_unknown();
@@ -437,12 +494,21 @@ static void call(gl_prov_pass *pp, const gl_pframe *f) {
        * (`model = GPT(cfg).to(device)` types it as `.to` of a tensor would; tensors are not
        * callable, modules are). */
       gl_pval a0 = gl_prov__val(pp, f->arg0);
+      gl_pval callee = gl_prov__val(pp, f->kid[0]);
       if (!local && gl_pval_prov(a0) == GL_PROV_DEVICE && callee_is_opaque(pp, f->kid[0])) {
         v.type = a0.type;
         v.bits = (uint8_t)(GL_PROV_DEVICE | (a0.bits & GL_VAL_ACCEL));
         v = gl_prov__typed(pp, v);
+      } else if (!local && gl_pval_prov(a0) == GL_PROV_UNKNOWN &&
+                 (gl_pval_prov(callee) == GL_PROV_DEVICE || placed_on(callee) == NAMES_CUDA) &&
+                 callee_is_opaque(pp, f->kid[0])) {
+        /* an object moved to the GPU (`net = build(cfg).to(device)`, `net.cuda()`) called on
+         * data of unknown device: that data must be on its device too */
+        v.bits = (uint8_t)(GL_PROV_DEVICE | (callee.bits & GL_VAL_ACCEL));
+        v = gl_prov__typed(pp, v);
       }
     }
+    moved_in_place(pp, f, &u, v);
   }
   /* a def of another file that returns device data (the program stage) */
   for (size_t k = 0; k < pp->m->nprogram_calls && gl_pval_prov(v) == GL_PROV_UNKNOWN; k++)

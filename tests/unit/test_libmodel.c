@@ -291,7 +291,7 @@ static void test_unknown_keys(void **state) {
   expect_one(" \"description\"", " \"descripton\"", 2, 2,
              "unknown key 'descripton' (expected library, description, triggers, device-array, gpu-only-modules, functions or types)");
   expect_one("\"roles\": [\"timer\"]", "\"role\": [\"timer\"]", 12, 25,
-             "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step, partial, host-sink, any-receiver, device-params, syncs, syncs-args, syncs-on or syncs-unless)");
+             "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step, partial, host-sink, any-receiver, device-params, places, syncs, syncs-args, syncs-on or syncs-unless)");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"host\", \"method\": {}}", 22, 39,
              "unknown key 'method' (expected provenance, traced, explicit-work, methods, attributes, subscript, operators or call)");
   expect_one("\"result\": \"device-spec\"", "\"result\": \"device-spec\", \"result\": \"host\"", 10, 44,
@@ -464,6 +464,29 @@ static void test_syncs(void **state) {
              "'syncs-unless' must be a keyword name (at most 23 characters)");
 }
 
+/* "places": where a result that holds data (a module) was placed; functions and methods only,
+ * and "receiver" for methods only. */
+static void test_places(void **state) {
+  (void)state;
+  gl_libmodels *lm = load_edited("\"demo.device\": {", "\"demo.device\": {\"places\": \"arg0\", ");
+  const gl_api_entry *e = gl_libmodels_function_exact(lm, "demo.device", 11);
+  assert_non_null(e);
+  assert_int_equal(e->places, GL_PLACES_ARG0);
+  e = gl_libmodels_function_exact(lm, "demo.jit", 8);
+  assert_int_equal(e->places, GL_PLACES_NONE);
+  gl_libmodels_free(lm);
+  lm = load_edited("\"demo.jit\": {", "\"demo.jit\": {\"result\": \"placed\", \"places\": \"to-arg\", ");
+  e = gl_libmodels_function_exact(lm, "demo.jit", 8);
+  assert_int_equal(e->result, GL_RESULT_PLACED);
+  assert_int_equal(e->places, GL_PLACES_TO_ARG);
+  gl_libmodels_free(lm);
+  const char *from = "\"demo.random.seed\": {}";
+  expect_one(from, "\"demo.random.seed\": {\"places\": \"gpu\"}", 7, 34,
+             "unknown places 'gpu' (expected receiver, arg0, to-arg, device or host)");
+  expect_one(from, "\"demo.random.seed\": {\"places\": \"receiver\"}", 7, 34,
+             "places 'receiver' applies to methods only");
+}
+
 /* Errors after escaped quotes, braces and brackets inside strings still land on the right byte. */
 static void test_positions_after_strings(void **state) {
   (void)state;
@@ -486,7 +509,7 @@ static void test_bad_values(void **state) {
              "arg0-not-device)");
   expect_one("\"result\": \"to-arg\"", "\"result\": \"to_arg\"", 17, 33,
              "unknown result 'to_arg' (expected unknown, device, host, receiver, arg0, device-kwarg, to-arg, "
-             "device-spec or default-device)");
+             "device-spec, default-device or placed)");
   expect_one("\"result\": \"to-arg\"", "\"result\": 3", 17, 33, "'result' must be a string");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"cpu\"}", 22, 31,
              "unknown provenance 'cpu' (expected device, host or unknown)");
@@ -879,6 +902,7 @@ int main(void) {
       cmocka_unit_test(test_flags),
       cmocka_unit_test(test_device_params),
       cmocka_unit_test(test_syncs),
+      cmocka_unit_test(test_places),
       cmocka_unit_test(test_ruleset_feeds_models_folders_only),
       cmocka_unit_test(test_ruleset_model_errors),
       cmocka_unit_test(test_rules_dir_models),
