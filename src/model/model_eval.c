@@ -329,6 +329,8 @@ static void attribute(gl_prov_pass *pp, const gl_pframe *f, const gl_pframe *par
     const gl_api_entry *e = function_entry(pp, f->rec);
     use u = use_of(e);
     if (e && !e->roles) v = apply(pp, &u, &roles);   /* a module attribute, not a function */
+  } else if (o && gl_prov__attrs_read(pp, f->rec, &v)) {
+    /* self.name in a method: what the class's methods store there */
   } else if (o && !callee && f->kid[1] != GL_MODEL__NONE) {
     gl_pval ov = gl_prov__val(pp, f->kid[0]);
     size_t len;

@@ -220,7 +220,15 @@ static void run_targets(gl_prov_pass *pp, bool walrus, bool del) {
         unpack(pp, &t); break;
       case GL_K_LIST_SPLAT_PATTERN: case GL_K_LIST_SPLAT:
         push_target(pp, first_named(pp, t.target), null_node(), gl_pval_unknown()); break;
-      case GL_K_ATTRIBUTE: case GL_K_SUBSCRIPT:
+      case GL_K_ATTRIBUTE: {
+        TSNode src = strip_chain(m, t.src);
+        gl_pval v = ts_node_is_null(src) ? t.v : gl_prov__val(pp, gl_model__index_of(m, src));
+        uint32_t i = gl_model__index_of(m, t.target);
+        if (i != GL_MODEL__NONE) gl_prov__attrs_store(pp, i, del ? gl_pval_unknown() : v);
+        gl_prov__touch_root(pp, t.target, GL_TOUCH_MUTATED, GL_MODEL__NONE);
+        break;
+      }
+      case GL_K_SUBSCRIPT:
         gl_prov__touch_root(pp, t.target, GL_TOUCH_MUTATED, GL_MODEL__NONE); break;
       default:
         break;

@@ -208,6 +208,7 @@ static void augmented(gl_prov_pass *pp, const gl_pframe *x) {
   gl_prov__set(pp, x->rec, v, roles);
   if (lr->kind == GL_K_IDENTIFIER) gl_prov__bind_node(pp, left, v, lr->scope);
   else gl_prov__touch_root(pp, lr->node, GL_TOUCH_MUTATED, GL_MODEL__NONE);
+  if (lr->kind == GL_K_ATTRIBUTE) gl_prov__attrs_store(pp, left, v);
 }
 
 /* `with e as t`: t gets e's value; other as-patterns (except ... as e, case patterns) bind an
@@ -459,7 +460,8 @@ static void bind_parameters(gl_prov_pass *pp, uint32_t params, uint32_t scope, b
   for (uint32_t j = params + 1; j < pp->end[params]; j = pp->end[j]) {
     TSNode p = pp->m->nodes.data[j].node;
     gl_model__kind k = (gl_model__kind)pp->m->nodes.data[j].kind;
-    gl_pval v = pp->hypo ? device_walk_value(pp, j, first, method) : gl_pval_unknown();
+    gl_pval v = pp->hypo && !pp->attr_walk ? device_walk_value(pp, j, first, method)
+                                           : gl_pval_unknown();
     if (k != GL_K_COMMENT && pos < 32 && ((dev >> pos) & 1u) &&
         (k == GL_K_IDENTIFIER || k == GL_K_DEFAULT_PARAMETER))
       v = (gl_pval){pp->dev_type, GL_PROV_DEVICE};
@@ -597,6 +599,25 @@ static void device_walk(gl_prov_pass *pp, uint32_t def) {
   gl_prov__undo(pp, mark);
 }
 
+/* The attribute walk: every def holding a `self.name` site, once, before the device walks,
+ * parameters unknown and cells restored after, so that a method reading an attribute finds what
+ * every method stores in it whatever order they come in (each site stores again in its real
+ * walk). */
+static void attribute_walks(gl_prov_pass *pp) {
+  for (size_t i = 0; i < pp->deferred.len; i++) {
+    uint32_t def = pp->deferred.data[i];
+    TSNode n = pp->m->nodes.data[def].node;
+    if (pp->m->nodes.data[def].kind != GL_K_FUNCTION_DEFINITION ||
+        !gl_prov__attrs_any(pp, ts_node_start_byte(n), ts_node_end_byte(n)))
+      continue;
+    size_t mark = pp->log.len;
+    pp->hypo = pp->attr_walk = true;
+    walk_function(pp, def);
+    pp->hypo = pp->attr_walk = false;
+    gl_prov__undo(pp, mark);
+  }
+}
+
 void gl_model__prov(gl_model *m) {
   if (!m->nodes.len) return;
   gl_prov_pass pp;
@@ -614,7 +635,9 @@ void gl_model__prov(gl_model *m) {
   pp.end = m->ends;
   pp.scratch = ts_tree_cursor_new(m->nodes.data[0].node);
   pp.walk_owner = GL_MODEL__MODULE_SCOPE;
+  gl_prov__attrs_init(&pp);
   walk(&pp, 0);
+  attribute_walks(&pp);
   /* every def's device walk first (the queue grows with the defs nested in them), so that the
    * real walks find the summaries of the defs they call, wherever those are defined */
   for (size_t i = 0; i < pp.deferred.len; i++) device_walk(&pp, pp.deferred.data[i]);
@@ -625,5 +648,6 @@ void gl_model__prov(gl_model *m) {
   gl_vec_free(&pp.deferred);
   gl_vec_free(&pp.loops);
   gl_prov__summary_free(&pp);
+  gl_prov__attrs_free(&pp);
   gl_prov__flow_free(&pp);
 }

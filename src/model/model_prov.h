@@ -101,6 +101,8 @@ typedef struct gl_ptarget {
 
 typedef gl_vec(TSNode) gl_pnodes;
 
+typedef struct gl_prov_attrs gl_prov_attrs;   /* model_attrs.c */
+
 typedef struct gl_prov_pass {
   gl_model *m;
   const gl_libmodels *lm;
@@ -139,8 +141,24 @@ typedef struct gl_prov_pass {
                                   type; GL_TYPE_NONE when it imports none or several */
   bool hypo;                   /* a device walk: cells are undone after, no summary folds, no
                                   loop records */
+  bool attr_walk;              /* with hypo: the attribute walk, parameters unknown, attribute
+                                  sites stored (gl_model__prov) */
+  gl_prov_attrs *attrs;        /* the file's `self.name` sites (model_attrs.c) */
   char qbuf[512];
 } gl_prov_pass;
+
+/* ---- model_attrs.c: `self.name` in methods ------------------------------------------------- */
+
+void gl_prov__attrs_init(gl_prov_pass *pp);
+void gl_prov__attrs_free(gl_prov_pass *pp);
+/* Attribute node `node` stores v (ignored unless it is a site, and in a walk that is real or the
+ * attribute walk). */
+void gl_prov__attrs_store(gl_prov_pass *pp, uint32_t node, gl_pval v);
+/* The value `self.name` node `node` reads in a method: true with *v the join of what every site
+ * of that name in its class stored, once each has stored a value. */
+bool gl_prov__attrs_read(const gl_prov_pass *pp, uint32_t node, gl_pval *v);
+/* True when a site lies in the bytes [def_start, def_end). */
+bool gl_prov__attrs_any(const gl_prov_pass *pp, uint32_t def_start, uint32_t def_end);
 
 /* ---- model_flow.c: names -------------------------------------------------------------------- */
 
