@@ -436,6 +436,12 @@ static use call_use(gl_prov_pass *pp, const gl_pframe *f) {
     const char *name = node_text(pp, f->meth, &len);
     if (u.recv.type != GL_TYPE_NONE) u.e = gl_libmodels_method(pp->lm, u.recv.type, name, len);
     else u.e = any_receiver_method(pp, name, len);
+    /* a method a class of this file defines (`policy.act(x)` of a Policy(nn.Module)) is its
+     * own, not the library type's "*" */
+    if (u.e && u.recv.type != GL_TYPE_NONE &&
+        !gl_libmodels_method_exact(pp->lm, u.recv.type, name, len) &&
+        gl_prov__summary_names_def(pp, f->kid[0]))
+      u.e = NULL;
     /* a method call may mutate its receiver, unless the model says it only copies (t.cuda()) */
     if (!u.e || !(u.e->roles & (GL_ROLE_H2D | GL_ROLE_D2H)))
       gl_prov__touch_root(pp, fr->node, GL_TOUCH_MUTATED, GL_MODEL__NONE);
@@ -477,7 +483,9 @@ static void moved_in_place(gl_prov_pass *pp, const gl_pframe *f, const use *u, g
     return;
   }
   TSNode none = {{0}, NULL, NULL};
+  pp->bind_cls = gl_prov__class_of(pp, f->recv);   /* still an instance of its class */
   gl_prov__assign(pp, pp->m->nodes.data[f->recv].node, none, v, false);
+  pp->bind_cls = GL_MODEL__NONE;
 }
 
 static void call(gl_prov_pass *pp, const gl_pframe *f) {

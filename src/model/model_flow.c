@@ -114,6 +114,7 @@ static void bind(gl_prov_pass *pp, uint32_t i, gl_pval v, uint32_t scope, bool f
   if (e == GL_MODEL__NONE) return;
   write_cell(pp, e, v, fold);
   gl_prov__summary_bound(pp, e, i);
+  gl_prov__attrs_bound(pp, e, i);
   if (pp->loops.len && !pp->hypo)
     gl_model__touch_add(&pp->m->loops, pp->loops.data, pp->loops.len, e, GL_TOUCH_REBOUND,
                     GL_MODEL__NONE);
@@ -210,7 +211,9 @@ static void run_targets(gl_prov_pass *pp, bool walrus, bool del) {
         gl_pval v = ts_node_is_null(src) ? t.v : gl_prov__val(pp, gl_model__index_of(m, src));
         uint32_t scope = m->nodes.data[i].scope;
         if (walrus) scope = gl_model__walrus_scope(&m->names, scope);
+        if (!del && !ts_node_is_null(src)) pp->bind_cls = gl_prov__class_of(pp, gl_model__index_of(m, src));
         bind(pp, i, del ? gl_pval_unknown() : v, scope, !del);
+        pp->bind_cls = GL_MODEL__NONE;
         break;
       }
       case GL_K_AS_PATTERN_TARGET: case GL_K_PARENTHESIZED_EXPRESSION:
@@ -224,7 +227,9 @@ static void run_targets(gl_prov_pass *pp, bool walrus, bool del) {
         TSNode src = strip_chain(m, t.src);
         gl_pval v = ts_node_is_null(src) ? t.v : gl_prov__val(pp, gl_model__index_of(m, src));
         uint32_t i = gl_model__index_of(m, t.target);
-        if (i != GL_MODEL__NONE) gl_prov__attrs_store(pp, i, del ? gl_pval_unknown() : v);
+        uint32_t cls = del || ts_node_is_null(src) ? GL_MODEL__NONE
+                       : gl_prov__class_of(pp, gl_model__index_of(m, src));
+        if (i != GL_MODEL__NONE) gl_prov__attrs_store(pp, i, del ? gl_pval_unknown() : v, cls);
         gl_prov__touch_root(pp, t.target, GL_TOUCH_MUTATED, GL_MODEL__NONE);
         break;
       }

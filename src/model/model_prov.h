@@ -144,6 +144,7 @@ typedef struct gl_prov_pass {
   bool attr_walk;              /* with hypo: the attribute walk, parameters unknown, attribute
                                   sites stored (gl_model__prov) */
   gl_prov_attrs *attrs;        /* the file's `self.name` sites (model_attrs.c) */
+  uint32_t bind_cls;           /* the class whose instance the binding under way stores */
   char qbuf[512];
 } gl_prov_pass;
 
@@ -151,12 +152,20 @@ typedef struct gl_prov_pass {
 
 void gl_prov__attrs_init(gl_prov_pass *pp);
 void gl_prov__attrs_free(gl_prov_pass *pp);
-/* Attribute node `node` stores v (ignored unless it is a site, and in a walk that is real or the
- * attribute walk). */
-void gl_prov__attrs_store(gl_prov_pass *pp, uint32_t node, gl_pval v);
-/* The value `self.name` node `node` reads in a method: true with *v the join of what every site
- * of that name in its class stored, once each has stored a value. */
+/* Attribute node `node` stores v, an instance of class_definition cls or NONE (ignored unless
+ * it is a site, and in a walk that is real or the attribute walk). */
+void gl_prov__attrs_store(gl_prov_pass *pp, uint32_t node, gl_pval v, uint32_t cls);
+/* The value attribute node `node` reads (`self.name` in a method, `obj.name` where obj holds an
+ * instance of a class of the file): true with *v the join of what every site of that name in
+ * the class stored, once each has stored a value. */
 bool gl_prov__attrs_read(const gl_prov_pass *pp, uint32_t node, gl_pval *v);
+/* Names entry e was bound at name node i (to an instance of pp->bind_cls, or NONE). */
+void gl_prov__attrs_bound(gl_prov_pass *pp, uint32_t e, uint32_t i);
+/* The class_definition node whose instance expression node i is (a name or self attribute all
+ * of whose bindings hold one, a call of the class, a method of it returning its receiver's
+ * type), or GL_MODEL__NONE; and the scope its body opens. */
+uint32_t gl_prov__class_of(const gl_prov_pass *pp, uint32_t i);
+uint32_t gl_prov__class_scope(const gl_prov_pass *pp, uint32_t cls);
 /* True when a site lies in the bytes [def_start, def_end). */
 bool gl_prov__attrs_any(const gl_prov_pass *pp, uint32_t def_start, uint32_t def_end);
 
@@ -267,6 +276,8 @@ void gl_prov__summary_d2h(gl_prov_pass *pp);
 /* At a call whose callee (node index) names a summarised def and that passes device data
  * (device_arg): the summary's value (device when its returns are) into *v and its roles (d2h)
  * into *roles; false when no summary applies. */
+/* True when callee (a call's function node) names a def of this file (summarised or not). */
+bool gl_prov__summary_names_def(const gl_prov_pass *pp, uint32_t callee);
 bool gl_prov__summary_apply(gl_prov_pass *pp, uint32_t callee, bool device_arg, gl_pval *v,
                             uint8_t *roles);
 /* Records (in m->calls) that node call, whose callee is node callee, calls a summarised def. */

@@ -230,8 +230,9 @@ static uint32_t method_scope(const gl_prov_pass *pp) {
 }
 
 /* The names entry of a call's callee when it names a def of this file: an identifier read
- * where it stands, or `self.name` inside a method of the class that defines name; summarised:
- * only once the def's device walk has run. */
+ * where it stands, `self.name` inside a method of the class that defines name, or `obj.name`
+ * where obj holds an instance of a class of the file (model_attrs.c); summarised: only once the
+ * def's device walk has run. */
 static uint32_t callee_entry(const gl_prov_pass *pp, uint32_t callee, bool summarised) {
   const gl_model *m = pp->m;
   const gl_model__rec *r = &m->nodes.data[callee];
@@ -246,9 +247,11 @@ static uint32_t callee_entry(const gl_prov_pass *pp, uint32_t callee, bool summa
     TSNode obj = ts_node_child_by_field_id(r->node, m->f.object);
     TSNode attr = ts_node_child_by_field_id(r->node, m->f.attribute);
     uint32_t scope = method_scope(pp);
-    if (scope == GL_MODEL__NONE || gl_model__kind_of(m, obj) != GL_K_IDENTIFIER) return GL_MODEL__NONE;
     s = gl_model__text(m, obj, &len);
-    if (len != 4 || memcmp(s, "self", 4) != 0) return GL_MODEL__NONE;
+    if (scope == GL_MODEL__NONE || gl_model__kind_of(m, obj) != GL_K_IDENTIFIER || len != 4 ||
+        memcmp(s, "self", 4) != 0)   /* obj.step(x), self.policy.act(x): obj's class */
+      scope = gl_prov__class_scope(pp, gl_prov__class_of(pp, gl_model__index_of(m, obj)));
+    if (scope == GL_MODEL__NONE) return GL_MODEL__NONE;
     s = gl_model__text(m, attr, &len);
     e = gl_model__entry_bind(&m->names, scope, s, len);
   } else {
@@ -257,6 +260,10 @@ static uint32_t callee_entry(const gl_prov_pass *pp, uint32_t callee, bool summa
   if (e == GL_MODEL__NONE || pp->fdef[e] == GL_MODEL__NONE || pp->fdef[e] == FDEF_MANY)
     return GL_MODEL__NONE;
   return !summarised || (pp->fstate[e] & FS_DONE) ? e : GL_MODEL__NONE;
+}
+
+bool gl_prov__summary_names_def(const gl_prov_pass *pp, uint32_t callee) {
+  return callee_entry(pp, callee, false) != GL_MODEL__NONE;
 }
 
 bool gl_prov__summary_apply(gl_prov_pass *pp, uint32_t callee, bool device_arg, gl_pval *v,
