@@ -7,6 +7,7 @@
  * Threads: built in the main thread; the lookups only read a frozen table. */
 #include "libmodel/libmodel.h"
 
+#include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,8 @@ void gl_libmodels_free(gl_libmodels *lm) {
   gl_vec_free(&lm->device_arrays);
   for (size_t i = 0; i < lm->gpu_only.len; i++) free(lm->gpu_only.data[i]);
   gl_vec_free(&lm->gpu_only);
+  for (size_t i = 0; i < lm->step_defs.len; i++) free(lm->step_defs.data[i]);
+  gl_vec_free(&lm->step_defs);
   gl_vec_free(&lm->entries);
   gl_vec_free(&lm->types);
   gl_vec_free(&lm->files);
@@ -102,6 +105,12 @@ size_t gl_libmodels_device_array_count(const gl_libmodels *lm) {
 const char *gl_libmodels_device_array(const gl_libmodels *lm, size_t i, const char **library) {
   *library = lm->device_arrays.data[i].library;
   return lm->device_arrays.data[i].type;
+}
+
+const char *gl_libmodels_step_def(const gl_libmodels *lm, const char *name) {
+  for (size_t i = 0; lm && i < lm->step_defs.len; i++)
+    if (fnmatch(lm->step_defs.data[i], name, FNM_NOESCAPE) == 0) return lm->step_defs.data[i];
+  return NULL;
 }
 
 int gl_libmodels_gpu_only(const gl_libmodels *lm, const char *q) {

@@ -187,6 +187,10 @@ const char *const *gl_libmodels_triggers(const gl_libmodels *lm, size_t *count);
  * data a library makes ("cupy.ndarray"), and in *library the library ("cupy"). */
 size_t gl_libmodels_device_array_count(const gl_libmodels *lm);
 const char *gl_libmodels_device_array(const gl_libmodels *lm, size_t i, const char **library);
+/* The first "per-step-defs" pattern (a shell glob over a def's own name: "*grad_norm*") that
+ * name matches, or NULL: a def so named runs on every training step wherever it is (a
+ * gradient-clipping or grad-norm helper), so the program stage counts it a hot root. */
+const char *gl_libmodels_step_def(const gl_libmodels *lm, const char *name);
 /* 2 when the dotted module name q is one a model lists in "gpu-only-modules" (a package that
  * cannot be installed or imported without CUDA: "cudf", "numba.cuda"), 1 when q lies inside one
  * ("cupy.cuda.runtime"), 0 otherwise. */

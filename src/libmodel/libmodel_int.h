@@ -85,6 +85,7 @@ struct gl_libmodels {
   gl_vec(char *) triggers;    /* prefilter words of every model file, owned */
   gl_vec(gl_lm__device_array) device_arrays;   /* of the files that name one */
   gl_vec(char *) gpu_only;    /* "gpu-only-modules" of every model file, owned */
+  gl_vec(char *) step_defs;   /* "per-step-defs" patterns of every model file, owned */
   /* Built by gl_libmodels_freeze; cleared by gl_libmodels_add. */
   bool frozen;
   int freeze_rc;              /* what gl_libmodels_freeze returned */

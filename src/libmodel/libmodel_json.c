@@ -504,7 +504,7 @@ static void read_types(jctx *c, const cJSON *obj, size_t off) {
 static bool is_root_key(const char *k) {
   return strcmp(k, "library") == 0 || strcmp(k, "description") == 0 || strcmp(k, "functions") == 0 ||
          strcmp(k, "types") == 0 || strcmp(k, "triggers") == 0 || strcmp(k, "device-array") == 0 ||
-         strcmp(k, "gpu-only-modules") == 0;
+         strcmp(k, "gpu-only-modules") == 0 || strcmp(k, "per-step-defs") == 0;
 }
 
 /* "rules/models/cupy.json" -> "cupy" (length in *n). */
@@ -587,6 +587,22 @@ static void read_gpu_only(jctx *c, const cJSON *arr, size_t off) {
   for (const cJSON *e = arr->child; e; e = e->next) gl_vec_push(&c->lm->gpu_only, gl_xstrdup(e->valuestring));
 }
 
+/* "per-step-defs": shell globs over def names (letters, digits, '_' and '*'). */
+static void read_step_defs(jctx *c, const cJSON *arr, size_t off) {
+  bool ok = cJSON_IsArray(arr);
+  for (const cJSON *e = ok ? arr->child : NULL; e && ok; e = e->next) {
+    ok = cJSON_IsString(e) && e->valuestring[0];
+    for (const char *p = ok ? e->valuestring : ""; *p && ok; p++)
+      ok = (*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+           *p == '_' || *p == '*';
+  }
+  if (!ok) {
+    err(c, off, "'per-step-defs' must be an array of name patterns (letters, digits, '_' and '*')");
+    return;
+  }
+  for (const cJSON *e = arr->child; e; e = e->next) gl_vec_push(&c->lm->step_defs, gl_xstrdup(e->valuestring));
+}
+
 /* First pass: keys, and the library; second pass: the contents. False to drop the file. */
 static bool read_root(jctx *c, const cJSON *root, size_t off) {
   if (!cJSON_IsObject(root)) {
@@ -602,7 +618,7 @@ static bool read_root(jctx *c, const cJSON *root, size_t off) {
     if (!is_root_key(it->string))
       err(c, m.key,
           "unknown key '%s' (expected library, description, triggers, device-array, "
-          "gpu-only-modules, functions or types)",
+          "gpu-only-modules, per-step-defs, functions or types)",
           it->string);
     if (strcmp(it->string, "library") == 0) lib = it, lib_off = m.val;
   }
@@ -615,6 +631,7 @@ static bool read_root(jctx *c, const cJSON *root, size_t off) {
     if (strcmp(it->string, "triggers") == 0) read_triggers(c, it, m.val);
     if (strcmp(it->string, "device-array") == 0) read_device_array(c, it, m.val);
     if (strcmp(it->string, "gpu-only-modules") == 0) read_gpu_only(c, it, m.val);
+    if (strcmp(it->string, "per-step-defs") == 0) read_step_defs(c, it, m.val);
     if (strcmp(it->string, "functions") == 0) read_functions(c, it, m.val);
     if (strcmp(it->string, "types") == 0) read_types(c, it, m.val);
   }

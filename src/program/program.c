@@ -40,6 +40,7 @@ typedef struct pdef {
   const char *root;     /* hot as a per-step method of this class type (its bases' model), or
                            "hot-functions" */
   bool user_root;       /* named in hot-functions */
+  const char *name_root;/* its name matches this "per-step-defs" pattern of the models */
   const char *ret_type; /* D_RET_*: the returned data's type name ("" unknown) */
   uint32_t dev;         /* device parameters: the AND of its calls' argument masks */
   uint32_t acc;         /* dev of the round under way */
@@ -427,8 +428,11 @@ static void why_of(const pfile *files, int32_t fi, int32_t di, gl_strbuf *out) {
                    sf->calls.data[self->site_call].line);
   } else if (top->root && top->pred_file < 0) {
     gl_strbuf_addf(out, "`%s` runs on every step (", self->qual);
-    if (top == self && top->user_root) gl_strbuf_adds(out, "named in hot-functions)");
+    if (top == self && top->name_root)
+      gl_strbuf_addf(out, "a per-step helper by its name, `%s`)", top->name_root);
+    else if (top == self && top->user_root) gl_strbuf_adds(out, "named in hot-functions)");
     else if (top == self) gl_strbuf_addf(out, "a per-step method of %s)", top->root);
+    else if (top->name_root) gl_strbuf_addf(out, "the per-step helper `%s` -> ", top->qual);
     else if (top->user_root) gl_strbuf_addf(out, "`%s` in hot-functions -> ", top->qual);
     else gl_strbuf_addf(out, "%s's `%s` -> ", top->root, top->qual);
     chain_out(files, chain_f, chain_c, n, out);
@@ -627,6 +631,26 @@ static void user_roots(pfile *files, const modtab *t, size_t n, const gl_program
   }
 }
 
+/* Defs whose own name a model's "per-step-defs" pattern matches (`clip_grad_norm_`,
+ * `get_grad_norm_fp32`): per-step helpers wherever they are; not traced ones (their body runs
+ * when traced, not per call). */
+static void name_roots(pfile *files, size_t n, const gl_libmodels *lm, item_queue *queue) {
+  for (size_t i = 0; lm && i < n; i++)
+    for (size_t d = 0; d < files[i].defs.len; d++) {
+      pdef *pd = &files[i].defs.data[d];
+      if (pd->newly || (pd->flags & D_TRACED)) continue;
+      const char *dot = strrchr(pd->qual, '.');
+      const char *pattern = gl_libmodels_step_def(lm, dot ? dot + 1 : pd->qual);
+      if (!pattern) continue;
+      pd->newly = 1;
+      pd->root = "per-step-defs";
+      pd->user_root = true;   /* its whole body runs per step */
+      pd->name_root = pattern;
+      item it = {(int32_t)i, (int32_t)d};
+      gl_vec_push(queue, it);
+    }
+}
+
 gl_program_file *gl_program_solve(const char *const *paths, const char *const *summaries, size_t n,
                                   const gl_libmodels *lm, const gl_program_roots *roots) {
   gl_program_file *out = gl_xcalloc(n ? n : 1, sizeof(*out));
@@ -650,6 +674,7 @@ gl_program_file *gl_program_solve(const char *const *paths, const char *const *s
   /* roots: the calls pass 1 found hot; then the per-run calls of each def made hot */
   item_queue queue = {0};
   user_roots(files, &t, n, roots, &queue);
+  name_roots(files, n, lm, &queue);
   class_roots(files, n, lm, &queue);
   for (size_t i = 0; i < n; i++)
     for (size_t c = 0; c < files[i].calls.len; c++) {

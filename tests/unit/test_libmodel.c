@@ -289,7 +289,7 @@ static void test_bad_json(void **state) {
 static void test_unknown_keys(void **state) {
   (void)state;
   expect_one(" \"description\"", " \"descripton\"", 2, 2,
-             "unknown key 'descripton' (expected library, description, triggers, device-array, gpu-only-modules, functions or types)");
+             "unknown key 'descripton' (expected library, description, triggers, device-array, gpu-only-modules, per-step-defs, functions or types)");
   expect_one("\"roles\": [\"timer\"]", "\"role\": [\"timer\"]", 12, 25,
              "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step, partial, host-sink, any-receiver, device-params, places, syncs, syncs-args, syncs-on or syncs-unless)");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"host\", \"method\": {}}", 22, 39,
@@ -491,7 +491,7 @@ static void test_places(void **state) {
 static void test_positions_after_strings(void **state) {
   (void)state;
   expect_one("everything\",\n", "everything\", \"x\": 1,\n", 2, 55,
-             "unknown key 'x' (expected library, description, triggers, device-array, gpu-only-modules, functions or types)");
+             "unknown key 'x' (expected library, description, triggers, device-array, gpu-only-modules, per-step-defs, functions or types)");
   expect_one("\"demo.random.seed\": {}", "\"demo.random.seed\": {\"type\": \"a{b\"}", 7, 32,
              "invalid type name 'a{b' (expected a dotted name)");
 }
