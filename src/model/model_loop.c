@@ -216,11 +216,31 @@ static bool name_invariant(const gl_model *m, uint32_t i, uint32_t loop) {
   return !(t->flags & GL_TOUCH_PASSED) || t->call == argument_of(m, i);
 }
 
+/* A literal, or a list or tuple of literals: the same value on every run of the code. */
+static bool constant(const gl_model *m, uint32_t i) {
+  const gl_model__rec *r = &m->nodes.data[i];
+  switch ((gl_model__kind)r->kind) {
+    case GL_K_INTEGER: case GL_K_FLOAT: case GL_K_TRUE: case GL_K_FALSE: case GL_K_NONE_LITERAL:
+      return true;
+    case GL_K_STRING: case GL_K_CONCATENATED_STRING:
+      return !has_interpolation(m, r->node);
+    case GL_K_UNARY_OPERATOR:
+      return is_number(m, ts_node_named_child(r->node, 0));
+    case GL_K_LIST: case GL_K_TUPLE:
+      return constant_display(m, r->node);
+    default:
+      return false;
+  }
+}
+
 bool gl_model__loop_invariant(const gl_model *m, uint32_t i) {
   const gl_model__rec *r = &m->nodes.data[i];
-  if (!m->lm || !(r->flags & GL_REC_IN_LOOP)) return false;
+  if (!m->lm) return false;
+  /* outside a loop (a def that runs per step as a whole: the checks ask whether it is hot),
+   * only a constant is the same on every run */
+  if (!(r->flags & GL_REC_IN_LOOP)) return constant(m, i);
   uint32_t loop = innermost_loop(m, i);
-  if (loop == GL_MODEL__NONE) return false;
+  if (loop == GL_MODEL__NONE) return constant(m, i);
   switch ((gl_model__kind)r->kind) {
     case GL_K_INTEGER: case GL_K_FLOAT: case GL_K_TRUE: case GL_K_FALSE: case GL_K_NONE_LITERAL:
       return true;

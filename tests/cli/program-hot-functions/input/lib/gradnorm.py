@@ -3,7 +3,8 @@ import torch
 
 
 def global_grad_norm(grads):
-    total = torch.zeros(1, device="cuda")
+    overflow = torch.tensor([0], device="cuda")  # expect: a constant uploaded on every step
+    total = torch.zeros(1, device="cuda") + overflow
     for g in grads:
         total += g.float().norm() ** 2
     return total.sqrt().item()  # expect: a grad-norm helper runs once per optimizer step
