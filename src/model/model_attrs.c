@@ -5,8 +5,9 @@
  *       site last stored in a real walk (or the attribute walk that precedes the real walks:
  *       gl_model__prov), and the class of the instance it stored, if any; reading `self.name` in
  *       a method of that class, or `obj.name` where obj holds an instance of it: the join of
- *       every site's value, only once every site of the name has stored one (a name some method
- *       has not yet stored stays unknown, whatever order the methods come in); per names entry,
+ *       every site's value but a None placeholder's, only once every site of the name has
+ *       stored one (a name some method has not yet stored stays unknown, whatever order the
+ *       methods come in); per names entry,
  *       the class definition it names and the class whose instances it holds, when every
  *       binding of it agrees (`sim = Sim(3)`, `model = Net().to(device)`).
  * Not: attributes of library types (model_eval.c, the models), attributes set through
@@ -27,6 +28,7 @@ typedef struct attr_site {
   uint32_t len;
   gl_pval val;        /* the value it last stored (unbound: none yet) */
   uint32_t cls;       /* the class of the instance it last stored, or NONE */
+  bool none;          /* it stores the literal None (`self.cache = None` until set) */
 } attr_site;
 
 typedef struct node_site {
@@ -118,7 +120,7 @@ void gl_prov__attrs_init(gl_prov_pass *pp) {
     if (ts_node_is_null(name)) continue;
     size_t len;
     const char *s = gl_model__text(m, name, &len);
-    attr_site site = {i, scope, s, (uint32_t)len, gl_pval_unbound(), GL_MODEL__NONE};
+    attr_site site = {i, scope, s, (uint32_t)len, gl_pval_unbound(), GL_MODEL__NONE, false};
     gl_vec_push(&v, site);
   }
   a->sites = v.data;
@@ -140,7 +142,7 @@ void gl_prov__attrs_free(gl_prov_pass *pp) {
   pp->attrs = NULL;
 }
 
-void gl_prov__attrs_store(gl_prov_pass *pp, uint32_t node, gl_pval v, uint32_t cls) {
+void gl_prov__attrs_store(gl_prov_pass *pp, uint32_t node, gl_pval v, uint32_t cls, bool none) {
   gl_prov_attrs *a = pp->attrs;
   if (!a || !a->n || (pp->hypo && !pp->attr_walk)) return;
   uint32_t lo = 0, hi = a->n;
@@ -152,6 +154,7 @@ void gl_prov__attrs_store(gl_prov_pass *pp, uint32_t node, gl_pval v, uint32_t c
     attr_site *s = &a->sites[a->by_node[lo].site];
     s->val = gl_pval_is_unbound(v) ? gl_pval_unknown() : v;
     s->cls = cls;
+    s->none = none;
   }
 }
 
@@ -200,12 +203,17 @@ bool gl_prov__attrs_read(const gl_prov_pass *pp, uint32_t node, gl_pval *v) {
   size_t len;
   const char *s = gl_model__text(pp->m, name, &len);
   uint32_t k, end = key_range(a, scope, s, (uint32_t)len, &k);
-  if (k == end) return false;
-  gl_pval j = a->sites[k].val;
+  gl_pval j = gl_pval_unbound();
+  bool any = false;
   for (; k < end; k++) {
     if (gl_pval_is_unbound(a->sites[k].val)) return false;   /* a site not walked yet */
-    j = gl_pval_join(j, a->sites[k].val);
+    /* a None placeholder holds no data: what is read, copied or called is what the other
+     * sites store */
+    if (a->sites[k].none) continue;
+    j = any ? gl_pval_join(j, a->sites[k].val) : a->sites[k].val;
+    any = true;
   }
+  if (!any) return false;
   *v = j;
   return true;
 }
@@ -251,9 +259,14 @@ uint32_t gl_prov__class_of(const gl_prov_pass *pp, uint32_t i) {
         if (scope == GL_MODEL__NONE || ts_node_is_null(name)) return GL_MODEL__NONE;
         s = gl_model__text(m, name, &len);
         uint32_t k, end = key_range(a, scope, s, (uint32_t)len, &k);
-        uint32_t cls = k < end ? a->sites[k].cls : GL_MODEL__NONE;
-        for (; k < end; k++)
-          if (gl_pval_is_unbound(a->sites[k].val) || a->sites[k].cls != cls) return GL_MODEL__NONE;
+        uint32_t cls = GL_MODEL__NONE;
+        for (; k < end; k++) {
+          if (gl_pval_is_unbound(a->sites[k].val)) return GL_MODEL__NONE;
+          if (a->sites[k].none) continue;
+          if (cls != GL_MODEL__NONE && a->sites[k].cls != cls) return GL_MODEL__NONE;
+          cls = a->sites[k].cls;
+          if (cls == GL_MODEL__NONE) return GL_MODEL__NONE;
+        }
         return cls;
       }
       case GL_K_CALL: {

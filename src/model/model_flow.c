@@ -229,7 +229,8 @@ static void run_targets(gl_prov_pass *pp, bool walrus, bool del) {
         uint32_t i = gl_model__index_of(m, t.target);
         uint32_t cls = del || ts_node_is_null(src) ? GL_MODEL__NONE
                        : gl_prov__class_of(pp, gl_model__index_of(m, src));
-        if (i != GL_MODEL__NONE) gl_prov__attrs_store(pp, i, del ? gl_pval_unknown() : v, cls);
+        bool none = !del && !ts_node_is_null(src) && gl_model__kind_of(m, src) == GL_K_NONE_LITERAL;
+        if (i != GL_MODEL__NONE) gl_prov__attrs_store(pp, i, del ? gl_pval_unknown() : v, cls, none);
         gl_prov__touch_root(pp, t.target, GL_TOUCH_MUTATED, GL_MODEL__NONE);
         break;
       }

@@ -208,7 +208,7 @@ static void augmented(gl_prov_pass *pp, const gl_pframe *x) {
   gl_prov__set(pp, x->rec, v, roles);
   if (lr->kind == GL_K_IDENTIFIER) gl_prov__bind_node(pp, left, v, lr->scope);
   else gl_prov__touch_root(pp, lr->node, GL_TOUCH_MUTATED, GL_MODEL__NONE);
-  if (lr->kind == GL_K_ATTRIBUTE) gl_prov__attrs_store(pp, left, v, GL_MODEL__NONE);
+  if (lr->kind == GL_K_ATTRIBUTE) gl_prov__attrs_store(pp, left, v, GL_MODEL__NONE, false);
 }
 
 /* `with e as t`: t gets e's value; other as-patterns (except ... as e, case patterns) bind an

@@ -152,9 +152,9 @@ typedef struct gl_prov_pass {
 
 void gl_prov__attrs_init(gl_prov_pass *pp);
 void gl_prov__attrs_free(gl_prov_pass *pp);
-/* Attribute node `node` stores v, an instance of class_definition cls or NONE (ignored unless
- * it is a site, and in a walk that is real or the attribute walk). */
-void gl_prov__attrs_store(gl_prov_pass *pp, uint32_t node, gl_pval v, uint32_t cls);
+/* Attribute node `node` stores v, an instance of class_definition cls or NONE, or (none) the
+ * literal None (ignored unless it is a site, and in a walk that is real or the attribute walk). */
+void gl_prov__attrs_store(gl_prov_pass *pp, uint32_t node, gl_pval v, uint32_t cls, bool none);
 /* The value attribute node `node` reads (`self.name` in a method, `obj.name` where obj holds an
  * instance of a class of the file): true with *v the join of what every site of that name in
  * the class stored, once each has stored a value. */
