@@ -240,19 +240,6 @@ bool gl_model__loop_invariant(const gl_model *m, uint32_t i) {
    * only a constant is the same on every run */
   if (!(r->flags & GL_REC_IN_LOOP)) return constant(m, i);
   uint32_t loop = innermost_loop(m, i);
-  if (loop == GL_MODEL__NONE) return constant(m, i);
-  switch ((gl_model__kind)r->kind) {
-    case GL_K_INTEGER: case GL_K_FLOAT: case GL_K_TRUE: case GL_K_FALSE: case GL_K_NONE_LITERAL:
-      return true;
-    case GL_K_STRING: case GL_K_CONCATENATED_STRING:
-      return !has_interpolation(m, r->node);
-    case GL_K_UNARY_OPERATOR:
-      return is_number(m, ts_node_named_child(r->node, 0));
-    case GL_K_IDENTIFIER: case GL_K_ATTRIBUTE:
-      return name_invariant(m, i, loop);
-    case GL_K_LIST: case GL_K_TUPLE:
-      return constant_display(m, r->node);
-    default:
-      return false;
-  }
+  if (loop == GL_MODEL__NONE || constant(m, i)) return constant(m, i);
+  return (r->kind == GL_K_IDENTIFIER || r->kind == GL_K_ATTRIBUTE) && name_invariant(m, i, loop);
 }
