@@ -298,12 +298,13 @@ uint32_t gl_prov__class_scope(const gl_prov_pass *pp, uint32_t cls) {
   return cls == GL_MODEL__NONE ? GL_MODEL__NONE : class_scope(pp->m, cls);
 }
 
-bool gl_prov__attrs_any(const gl_prov_pass *pp, uint32_t def_start, uint32_t def_end) {
+bool gl_prov__attrs_any(const gl_prov_pass *pp, uint32_t def) {
   const gl_prov_attrs *a = pp->attrs;
-  if (!a) return false;
-  for (uint32_t k = 0; k < a->n; k++) {
-    uint32_t at = ts_node_start_byte(pp->m->nodes.data[a->sites[k].node].node);
-    if (at >= def_start && at < def_end) return true;
+  if (!a || !a->n) return false;
+  uint32_t lo = 0, hi = a->n;   /* the first site after def in the index (its subtree follows it) */
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (a->by_node[mid].node <= def) lo = mid + 1; else hi = mid;
   }
-  return false;
+  return lo < a->n && a->by_node[lo].node < pp->end[def];
 }

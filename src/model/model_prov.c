@@ -606,9 +606,7 @@ static void device_walk(gl_prov_pass *pp, uint32_t def) {
 static void attribute_walks(gl_prov_pass *pp) {
   for (size_t i = 0; i < pp->deferred.len; i++) {
     uint32_t def = pp->deferred.data[i];
-    TSNode n = pp->m->nodes.data[def].node;
-    if (pp->m->nodes.data[def].kind != GL_K_FUNCTION_DEFINITION ||
-        !gl_prov__attrs_any(pp, ts_node_start_byte(n), ts_node_end_byte(n)))
+    if (pp->m->nodes.data[def].kind != GL_K_FUNCTION_DEFINITION || !gl_prov__attrs_any(pp, def))
       continue;
     size_t mark = pp->log.len;
     pp->hypo = pp->attr_walk = true;

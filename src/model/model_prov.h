@@ -166,8 +166,8 @@ void gl_prov__attrs_bound(gl_prov_pass *pp, uint32_t e, uint32_t i);
  * type), or GL_MODEL__NONE; and the scope its body opens. */
 uint32_t gl_prov__class_of(const gl_prov_pass *pp, uint32_t i);
 uint32_t gl_prov__class_scope(const gl_prov_pass *pp, uint32_t cls);
-/* True when a site lies in the bytes [def_start, def_end). */
-bool gl_prov__attrs_any(const gl_prov_pass *pp, uint32_t def_start, uint32_t def_end);
+/* True when a site lies in the subtree of node def. */
+bool gl_prov__attrs_any(const gl_prov_pass *pp, uint32_t def);
 
 /* ---- model_flow.c: names -------------------------------------------------------------------- */
 
