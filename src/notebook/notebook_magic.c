@@ -9,7 +9,8 @@
 
 #include "base/xalloc.h"
 
-/* Cell magics whose body is Python (the rest, %%bash, %%writefile, ..., are blanked whole). */
+/* Cell magics whose body is Python (the rest, %%bash, %%html, ..., are blanked whole; so is
+ * %%writefile, unless it writes a Python file: writefile_python). */
 static const char *const python_bodies[] = {"time", "timeit", "capture", "prun"};
 
 static bool is_word(char c) {
@@ -135,6 +136,15 @@ static bool python_body(const char *name) {
   return false;
 }
 
+/* `%%writefile [-a] train.py`: the body is a Python module the notebook writes out (and runs
+ * with `!python train.py`); it is linted where it stands. */
+static bool writefile_python(const gl_nb_magic *m) {
+  if (strcmp(m->name, "writefile") != 0) return false;
+  size_t n = strlen(m->args);
+  while (n && (m->args[n - 1] == '"' || m->args[n - 1] == '\'')) n--;
+  return n >= 3 && memcmp(m->args + n - 3, ".py", 3) == 0;
+}
+
 static size_t content_end(const char *s, size_t ls, size_t nl) {
   return nl > ls && s[nl - 1] == '\r' ? nl - 1 : nl;
 }
@@ -153,7 +163,7 @@ static void scan_cell(gl_notebook *nb, const gl_nb_cellspan *c) {
     size_t le = content_end(s, ls, nl);
     gl_nb_magic *m = record(nb, GL_NB_CELL_MAGIC, c->cell, ls, ls + 2, le, c->end);
     blank(nb->code, ls, le, "");
-    if (!python_body(m->name)) {
+    if (!python_body(m->name) && !writefile_python(m)) {
       blank_body(nb->code, nl + 1, c->end);
       return;
     }

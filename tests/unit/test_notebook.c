@@ -205,6 +205,26 @@ static void test_markdown_source_not_checked_and_empty_cells(void **state) {
   gl_source_free(&raw);
 }
 
+/* %%writefile of a .py file keeps its body (a module the notebook writes and runs); of any
+ * other file, or %%bash, the body is blanked. */
+static void test_writefile_python_body(void **state) {
+  (void)state;
+  static const char t[] =
+      "{\"nbformat\": 4, \"cells\": ["
+      "{\"cell_type\": \"code\", \"source\": \"%%writefile -a train.py\\nx = 1\\n\"},"
+      " {\"cell_type\": \"code\", \"source\": \"%%writefile notes.txt\\nx = 1\\n\"},"
+      " {\"cell_type\": \"code\", \"source\": \"%%bash\\nls a.py\\n\"}]}";
+  gl_source raw;
+  gl_notebook nb;
+  read_ok(t, sizeof t - 1, &raw, &nb);
+  assert_string_equal(nb.code,
+                      "                       \nx = 1\n                     \n     \n      \n       \n");
+  assert_int_equal(nb.magics.len, 3);
+  assert_string_equal(nb.magics.data[0].args, "-a train.py");
+  gl_notebook_free(&nb);
+  gl_source_free(&raw);
+}
+
 static void test_is_path(void **state) {
   (void)state;
   assert_true(gl_notebook_is_path("a/b.ipynb"));
@@ -220,6 +240,7 @@ int main(void) {
       cmocka_unit_test(test_crlf_json),
       cmocka_unit_test(test_malformed),
       cmocka_unit_test(test_markdown_source_not_checked_and_empty_cells),
+      cmocka_unit_test(test_writefile_python_body),
       cmocka_unit_test(test_is_path),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
