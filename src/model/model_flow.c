@@ -242,6 +242,112 @@ static void run_targets(gl_prov_pass *pp, bool walrus, bool del) {
   }
 }
 
+/* ---- iteration ------------------------------------------------------------------------------- */
+
+/* One element of v: device data for the elements of device data, typed as the file's device
+ * data when v itself is an untyped container of it (`for out in outputs` over a list of
+ * tensors, a device walk's `*args`); else unknown. */
+static gl_pval element_of(const gl_prov_pass *pp, gl_pval v) {
+  gl_pval e = gl_pval_unknown();
+  if (gl_pval_prov(v) != GL_PROV_DEVICE) return e;
+  e.bits = GL_PROV_DEVICE;
+  return v.type == GL_TYPE_NONE ? gl_prov__typed(pp, e) : e;
+}
+
+enum { ITER_MAX_PARTS = 8, ITER_MAX_DEPTH = 4 };
+
+/* The parts of a tuple target (`a, b`, `(a, b)`, `[a, b]`) into out (at most cap, none a splat);
+ * their number, or 0 when t is no such target. */
+static size_t target_parts(gl_prov_pass *pp, TSNode t, TSNode *out, size_t cap) {
+  const gl_model *m = pp->m;
+  while (gl_model__kind_of(m, t) == GL_K_PARENTHESIZED_EXPRESSION) t = ts_node_named_child(t, 0);
+  switch (gl_model__kind_of(m, t)) {
+    case GL_K_PATTERN_LIST: case GL_K_TUPLE_PATTERN: case GL_K_LIST_PATTERN: case GL_K_TUPLE:
+    case GL_K_LIST: case GL_K_EXPRESSION_LIST:
+      break;
+    default:
+      return 0;
+  }
+  collect(pp, t, &pp->ta);
+  if (pp->ta.len > cap || any_splat(m, pp->ta.data, pp->ta.len)) return 0;
+  memcpy(out, pp->ta.data, pp->ta.len * sizeof(*out));
+  return pp->ta.len;
+}
+
+/* The positional arguments of call node c into out (at most cap): their number, or SIZE_MAX
+ * when one is a splat or there are too many. Keyword arguments (`start=1`) are left out. */
+static size_t call_args(gl_prov_pass *pp, TSNode c, TSNode *out, size_t cap) {
+  const gl_model *m = pp->m;
+  TSNode args = ts_node_child_by_field_id(c, m->f.arguments);
+  if (gl_model__kind_of(m, args) != GL_K_ARGUMENT_LIST) return SIZE_MAX;
+  collect(pp, args, &pp->sa);
+  size_t n = 0;
+  for (size_t i = 0; i < pp->sa.len; i++) {
+    if (is_splat(m, pp->sa.data[i])) return SIZE_MAX;
+    if (gl_model__kind_of(m, pp->sa.data[i]) == GL_K_KEYWORD_ARGUMENT) continue;
+    if (n == cap) return SIZE_MAX;
+    out[n++] = pp->sa.data[i];
+  }
+  return n;
+}
+
+static gl_pval node_val(const gl_prov_pass *pp, TSNode n) {
+  return gl_prov__val(pp, gl_model__index_of(pp->m, n));
+}
+
+/* Pushes the targets of `for target in iter` with what each element binds: part by part for
+ * `zip(a, b)`, `enumerate(a)` (an int, then an element of a), `d.items()` (an unknown key,
+ * then an element of d); an element of d for `d.values()`; else an element of iter. */
+static void push_iterated(gl_prov_pass *pp, TSNode target, TSNode iter, int depth) {
+  const gl_model *m = pp->m;
+  TSNode parts[ITER_MAX_PARTS], args[ITER_MAX_PARTS];
+  if (depth < ITER_MAX_DEPTH && gl_model__kind_of(m, iter) == GL_K_CALL) {
+    TSNode fn = ts_node_child_by_field_id(iter, m->f.function);
+    uint32_t fi = gl_model__index_of(m, fn);
+    size_t len = 0;
+    const char *name = NULL;
+    TSNode obj = null_node();
+    if (fi != GL_MODEL__NONE && m->nodes.data[fi].kind == GL_K_IDENTIFIER &&
+        (m->nodes.data[fi].val & GL_VAL_BUILTIN)) {
+      name = gl_model__text(m, fn, &len);
+    } else if (fi != GL_MODEL__NONE && m->nodes.data[fi].kind == GL_K_ATTRIBUTE) {
+      name = gl_model__text(m, ts_node_child_by_field_id(fn, m->f.attribute), &len);
+      obj = ts_node_child_by_field_id(fn, m->f.object);
+    }
+    size_t nargs = name ? call_args(pp, iter, args, ITER_MAX_PARTS) : SIZE_MAX;
+    size_t nparts = nargs != SIZE_MAX ? target_parts(pp, target, parts, ITER_MAX_PARTS) : 0;
+    bool is_obj = !ts_node_is_null(obj);
+    if (!is_obj && len == 3 && !memcmp(name, "zip", 3) && nparts && nparts == nargs) {
+      for (size_t i = nparts; i-- > 0;) push_iterated(pp, parts[i], args[i], depth + 1);
+      return;
+    }
+    if (!is_obj && len == 9 && !memcmp(name, "enumerate", 9) && nargs == 1 && nparts == 2) {
+      TSNode a0 = args[0];
+      push_iterated(pp, parts[1], a0, depth + 1);
+      push_target(pp, parts[0], null_node(), (gl_pval){GL_TYPE_NONE, GL_PROV_HOST});
+      return;
+    }
+    if (is_obj && len == 5 && !memcmp(name, "items", 5) && nargs == 0 && nparts == 2) {
+      push_target(pp, parts[1], null_node(), element_of(pp, node_val(pp, obj)));
+      push_target(pp, parts[0], null_node(), gl_pval_unknown());
+      return;
+    }
+    if (is_obj && len == 6 && !memcmp(name, "values", 6) && nargs == 0) {
+      push_target(pp, target, null_node(), element_of(pp, node_val(pp, obj)));
+      return;
+    }
+  }
+  push_target(pp, target, null_node(), element_of(pp, node_val(pp, iter)));
+}
+
+void gl_prov__iterate(gl_prov_pass *pp, TSNode target, uint32_t iter) {
+  if (ts_node_is_null(target)) return;
+  pp->targets.len = 0;
+  if (iter == GL_MODEL__NONE) push_target(pp, target, null_node(), gl_pval_unknown());
+  else push_iterated(pp, target, pp->m->nodes.data[iter].node, 0);
+  run_targets(pp, false, false);
+}
+
 void gl_prov__assign(gl_prov_pass *pp, TSNode target, TSNode src, gl_pval v, bool walrus) {
   if (ts_node_is_null(target)) return;
   pp->targets.len = 0;

@@ -42,11 +42,6 @@ static TSNode node_of(const gl_prov_pass *pp, uint32_t i) {
   return pp->m->nodes.data[i].node;
 }
 
-/* Iterating a device value yields device values; anything else, unknown ones. */
-static gl_pval element_of(gl_pval v) {
-  gl_pval e = {GL_TYPE_NONE, gl_pval_prov(v) == GL_PROV_DEVICE ? GL_PROV_DEVICE : 0};
-  return e;
-}
 
 /* ---- loops ----------------------------------------------------------------------------------- */
 
@@ -62,8 +57,7 @@ static void for_body_enter(gl_prov_pass *pp, gl_pframe *loop) {
   loop_mark(pp, loop);
   gl_vec_push(&pp->loops, loop->rec);
   uint32_t left = kid_at(pp, loop, pp->m->f.left), right = kid_at(pp, loop, pp->m->f.right);
-  gl_prov__assign(pp, node_of(pp, left), node_of(pp, GL_MODEL__NONE),
-                  element_of(gl_prov__val(pp, right)), false);
+  gl_prov__iterate(pp, node_of(pp, left), right);
 }
 
 static void pop_loop(gl_prov_pass *pp, uint32_t loop) {
@@ -256,8 +250,7 @@ static void statement(gl_prov_pass *pp, gl_pframe *x, const gl_pframe *parent) {
       break;
     }
     case GL_K_FOR_IN_CLAUSE:
-      gl_prov__assign(pp, node_of(pp, kid_at(pp, x, fd->left)), none,
-                      element_of(gl_prov__val(pp, kid_at(pp, x, fd->right))), false);
+      gl_prov__iterate(pp, node_of(pp, kid_at(pp, x, fd->left)), kid_at(pp, x, fd->right));
       break;
     case GL_K_AS_PATTERN: as_pattern(pp, x, parent); break;
     case GL_K_RETURN_STATEMENT:
@@ -427,8 +420,10 @@ static void walk(gl_prov_pass *pp, uint32_t root) {
 static void bind_parameter(gl_prov_pass *pp, TSNode name, gl_pval v, uint32_t scope) {
   gl_model__kind k = gl_model__kind_of(pp->m, name);
   if (k == GL_K_LIST_SPLAT_PATTERN || k == GL_K_DICTIONARY_SPLAT_PATTERN) {
-    name = ts_node_named_child(name, 0);   /* *args, **kwargs: containers, never typed */
-    v = gl_pval_unknown();
+    /* *args, **kwargs: containers, never typed; in a device walk they hold device data (what
+     * `for v in args`, `kwargs.items()` give), else unknown */
+    name = ts_node_named_child(name, 0);
+    v = pp->hypo && !pp->attr_walk ? (gl_pval){GL_TYPE_NONE, GL_PROV_DEVICE} : gl_pval_unknown();
   }
   if (gl_model__kind_of(pp->m, name) == GL_K_IDENTIFIER)
     gl_prov__bind_node(pp, gl_model__index_of(pp->m, name), v, scope);

@@ -184,6 +184,10 @@ gl_pval gl_prov__read(gl_prov_pass *pp, uint32_t i, uint8_t *extra);
  * attribute and subscript targets mutate their root name. walrus: bind as `:=` does. */
 void gl_prov__assign(gl_prov_pass *pp, TSNode target, TSNode src, gl_pval v, bool walrus);
 
+/* Binds the target tree of `for target in iter` (iter a node index, or GL_MODEL__NONE) to the
+ * elements of iter: part by part for `zip(...)`, `enumerate(...)` and `d.items()`. */
+void gl_prov__iterate(gl_prov_pass *pp, TSNode target, uint32_t iter);
+
 /* Binds the identifier node i (a parameter, def or class name, augmented target) to v, in the
  * entry a binding in `scope` lands in. */
 void gl_prov__bind_node(gl_prov_pass *pp, uint32_t i, gl_pval v, uint32_t scope);
