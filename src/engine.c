@@ -261,7 +261,8 @@ static void lint_again(worker *w, size_t i) {
   for (size_t k = 0; k < pf->ncalls; k++) {
     const char *t = pf->calls[k].type;
     calls[k] = (gl_model_call_fact){pf->calls[k].start,
-                                    t ? gl_libmodels_type_id(lm, t, strlen(t)) : GL_TYPE_NONE};
+                                    t ? gl_libmodels_type_id(lm, t, strlen(t)) : GL_TYPE_NONE,
+                                    pf->calls[k].returns, pf->calls[k].d2h};
   }
   gl_model_program prog = {hot, pf->n + pf->nclasses, calls, pf->ncalls};
   w->prog = &prog;
@@ -281,6 +282,10 @@ static void lint_again(worker *w, size_t i) {
              o->region.end_byte == f->region.end_byte;
     }
     if (seen) continue;
+    /* a call of another file's def that copies what it is given to the host: which def */
+    const char *callee = NULL;
+    for (size_t c = 0; c < pf->ncalls && !callee; c++)
+      if (pf->calls[c].why && pf->calls[c].start == f->region.start_byte) callee = pf->calls[c].why;
     /* the innermost def with facts around the finding (none: a value another file's def
      * returned, or a def of this file such a def calls; the message stands alone) */
     const gl_program_hot *why = NULL;
@@ -288,9 +293,11 @@ static void lint_again(worker *w, size_t i) {
       if (pf->hot[h].start <= f->region.start_byte && f->region.start_byte < pf->hot[h].end &&
           (!why || pf->hot[h].start >= why->start))
         why = &pf->hot[h];
-    if (!why) continue;
+    if (!why && !callee) continue;
     gl_strbuf msg = {0};
-    gl_strbuf_addf(&msg, "%s; %s", f->message, why->why);
+    gl_strbuf_adds(&msg, f->message);
+    if (callee) gl_strbuf_addf(&msg, "; %s", callee);
+    if (why) gl_strbuf_addf(&msg, "; %s", why->why);
     free(f->message);
     f->message = gl_strbuf_take(&msg);
   }

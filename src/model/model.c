@@ -413,6 +413,7 @@ void gl_model_free(gl_model *m) {
   free(m->hot_root);
   free(m->def_ret);
   free(m->def_ret_type);
+  free(m->inst_class);
   free(m->slots);
   free(m->ends);
   free(m->kinds);

@@ -48,6 +48,8 @@ typedef struct gl_model_def_fact {
 typedef struct gl_model_call_fact {
   uint32_t start;          /* the call node's start byte */
   uint16_t type;           /* the returned data's type, GL_TYPE_NONE when unknown */
+  bool returns;            /* it returns device data */
+  bool d2h;                /* it copies the device data this call gives it to the host */
 } gl_model_call_fact;
 
 /* What the program stage learned of a file from the rest of the run (all borrowed). */

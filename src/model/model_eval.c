@@ -10,7 +10,10 @@
 #include "model/model_prov.h"
 
 #include <ctype.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/xalloc.h"
 
 #define DATA_ROLES \
   (GL_ROLE_D2H | GL_ROLE_H2D | GL_ROLE_DEVICE_RETURNING | GL_ROLE_HOST_RETURNING)
@@ -488,6 +491,22 @@ static void moved_in_place(gl_prov_pass *pp, const gl_pframe *f, const use *u, g
   pp->bind_cls = GL_MODEL__NONE;
 }
 
+/* `obj.m(...)` where obj holds an instance of a class the file imports: the class expression,
+ * for the program stage (m->inst_class). */
+static void inst_call(gl_prov_pass *pp, const gl_pframe *f) {
+  gl_model *m = pp->m;
+  if (f->recv == GL_MODEL__NONE || f->kid[0] == GL_MODEL__NONE ||
+      m->nodes.data[f->kid[0]].kind != GL_K_ATTRIBUTE)
+    return;
+  uint32_t cls = gl_prov__class_of(pp, f->recv);
+  if (cls == GL_MODEL__NONE || m->nodes.data[cls].kind == GL_K_CLASS_DEFINITION) return;
+  if (!m->inst_class) {
+    m->inst_class = gl_xmalloc(m->nodes.len * sizeof(*m->inst_class));
+    for (size_t i = 0; i < m->nodes.len; i++) m->inst_class[i] = GL_MODEL__NONE;
+  }
+  m->inst_class[f->rec] = cls;
+}
+
 static void call(gl_prov_pass *pp, const gl_pframe *f) {
   uint8_t roles = 0;
   gl_pval v = gl_pval_unknown();
@@ -520,16 +539,26 @@ static void call(gl_prov_pass *pp, const gl_pframe *f) {
     }
     moved_in_place(pp, f, &u, v);
   }
-  /* a def of another file that returns device data (the program stage) */
-  for (size_t k = 0; k < pp->m->nprogram_calls && gl_pval_prov(v) == GL_PROV_UNKNOWN; k++)
-    if (pp->m->program_calls[k].start == ts_node_start_byte(pp->m->nodes.data[f->rec].node)) {
-      v = (gl_pval){pp->m->program_calls[k].type, GL_PROV_DEVICE};
+  /* a def of another file that returns device data, or copies the device data this call gives
+   * it to the host (the program stage) */
+  uint32_t start = ts_node_start_byte(pp->m->nodes.data[f->rec].node);
+  for (size_t k = 0; k < pp->m->nprogram_calls; k++) {
+    const gl_model_call_fact *c = &pp->m->program_calls[k];
+    if (c->start != start) continue;
+    if (c->d2h) {
+      roles |= GL_ROLE_D2H;
+      local = true;   /* reported as a local call's copy is (#local-call?) */
+    }
+    if (c->returns && gl_pval_prov(v) == GL_PROV_UNKNOWN) {
+      v = (gl_pval){c->type, GL_PROV_DEVICE};
       v = gl_prov__typed(pp, v);
     }
+  }
   if (pp->hypo) {
     if (d2h_effect(pp, f, roles)) gl_prov__summary_d2h(pp);
   } else {
     if (f->kid[0] != GL_MODEL__NONE) gl_prov__summary_record_call(pp, f->rec, f->kid[0]);
+    inst_call(pp, f);
     uint8_t *fl = &pp->m->nodes.data[f->rec].flags;
     *fl = (uint8_t)(local ? (*fl | GL_REC_LOCAL_CALL) : (*fl & ~GL_REC_LOCAL_CALL));
   }

@@ -293,6 +293,10 @@ struct gl_model {
   uint16_t dev_type;           /* the array type of the file's device data (model_prov.c) */
   uint8_t *def_ret;            /* per node, on summarised defs: GL_DEF_RET_* (NULL when none) */
   uint16_t *def_ret_type;      /* per node: the type of what def_ret says it returns */
+  uint32_t *inst_class;        /* per node, on a call `obj.m(...)` where obj holds an instance of
+                                  a class the file imports: the node of the class expression it
+                                  was made with (`utils.MetricLogger` of `utils.MetricLogger()`);
+                                  GL_MODEL__NONE elsewhere; NULL when no call has one */
   const gl_model_def_fact *program; /* the program stage's facts on defs (borrowed for the build;
                                        gl_model_build_program) */
   size_t nprogram;
@@ -310,6 +314,7 @@ struct gl_model {
 enum {
   GL_DEF_RET_DEVICE = 1,        /* returns device data whatever it is given */
   GL_DEF_RET_DEVICE_GIVEN = 2,  /* returns device data when given device data */
+  GL_DEF_D2H_GIVEN = 4,         /* copies device data to the host when given device data */
 };
 
 /* The kind of n; GL_K_NONE for a null node too (an absent field). */

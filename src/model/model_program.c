@@ -14,10 +14,12 @@
  *   K <class name> <start byte> <type name of the class name or ""> <bases, comma-separated>
  *     (a module-level class; bases written as dotted names only)
  *   D <qualname> <start byte> <end byte> <flags: 1 hot, 2 gpu loop, 4 traced, 8 returns device
- *     data, 16 returns device data when given it> <the returned data's type name or "">
+ *     data, 16 returns device data when given it, 32 copies device data to the host when given
+ *     it> <the returned data's type name or "">
  *   I <local name> <level: leading dots> <module or ""> <imported name or "">
- *   C <def number or -1> <flags: 1 hot, 2 hot when its def is> <line> <start byte> <args>
- *     <callee dotted text>
+ *   C <def number or -1> <flags: 1 hot, 2 hot when its def is, 4 a method of an instance,
+ *     8 a keyword argument or splat passes device data> <line> <start byte> <args>
+ *     <callee dotted text: for `obj.m(x)` where obj was made by `utils.Logger()`, utils.Logger.m>
  * where args has one character per positional argument (at most 16): 'd' device data, a hex
  *   digit for a parameter of the call's def passed on as it came (its position), '?' anything
  *   else; a final '*' when a splat follows (what the rest binds is not known). */
@@ -105,7 +107,8 @@ static void write_defs(const gl_model *m, gl_strbuf *out, defmap *dm) {
     unsigned flags = ((r->flags & GL_REC_HOT_DEF) ? 1u : 0u) |
                      (gl_model__def_gpu_loop(m, i) ? 2u : 0u) |
                      (m->traced && m->traced[i] ? 4u : 0u) |
-                     ((ret & GL_DEF_RET_DEVICE) ? 8u : 0u) | ((ret & GL_DEF_RET_DEVICE_GIVEN) ? 16u : 0u);
+                     ((ret & GL_DEF_RET_DEVICE) ? 8u : 0u) | ((ret & GL_DEF_RET_DEVICE_GIVEN) ? 16u : 0u) |
+                     ((ret & GL_DEF_D2H_GIVEN) ? 32u : 0u);
     gl_strbuf_addf(out, "\t%u\t%u\t%u\t%s\n", ts_node_start_byte(r->node), ts_node_end_byte(r->node),
                    flags, rt == GL_TYPE_NONE ? "" : gl_libmodels_type_name(m->lm, rt));
     dm->num[i] = dm->count++;
@@ -297,6 +300,40 @@ static int param_position(const gl_model *m, uint32_t def, TSNode a) {
   return -1;
 }
 
+/* True when a keyword argument or a splat of call passes device data (`log.update(loss=l)`). */
+static bool keyword_device(const gl_model *m, TSNode call) {
+  TSNode args[16];
+  uint32_t nargs = plain_kids(m, ts_node_child_by_field_id(call, m->f.arguments), args, 16);
+  for (uint32_t k = 0; k < nargs; k++) {
+    gl_model__kind kk = gl_model__kind_of(m, args[k]);
+    TSNode v = kk == GL_K_KEYWORD_ARGUMENT ? ts_node_child_by_field_id(args[k], m->f.value)
+               : kk == GL_K_LIST_SPLAT || kk == GL_K_DICTIONARY_SPLAT ? ts_node_named_child(args[k], 0)
+               : (TSNode){{0}, NULL, NULL};
+    if (!ts_node_is_null(v) && gl_model_prov(m, v) == GL_PROV_DEVICE) return true;
+  }
+  return false;
+}
+
+/* For a call `obj.m(...)` where obj holds an instance of an imported class (m->inst_class): the
+ * class expression's dotted text and the method, `utils.MetricLogger.update`, in buf and its
+ * head in head; false otherwise. */
+static bool instance_text(const gl_model *m, uint32_t i, char *buf, size_t cap, char *head,
+                          size_t hcap) {
+  if (!m->inst_class || m->inst_class[i] == GL_MODEL__NONE) return false;
+  TSNode fn = ts_node_child_by_field_id(m->nodes.data[i].node, m->f.function);
+  TSNode attr = ts_node_child_by_field_id(fn, m->f.attribute);
+  if (ts_node_is_null(attr) ||
+      !callee_text(m, m->nodes.data[m->inst_class[i]].node, buf, cap, head, hcap))
+    return false;
+  size_t bl = strlen(buf), al;
+  const char *a = gl_model__text(m, attr, &al);
+  if (bl + al + 2 > cap) return false;
+  buf[bl] = '.';
+  memcpy(buf + bl + 1, a, al);
+  buf[bl + 1 + al] = '\0';
+  return true;
+}
+
 static void write_args(const gl_model *m, gl_strbuf *out, TSNode call, uint32_t def, bool direct) {
   TSNode args[16];
   uint32_t nargs = plain_kids(m, ts_node_child_by_field_id(call, m->f.arguments), args, 16);
@@ -325,8 +362,9 @@ static void write_calls(const gl_model *m, gl_strbuf *out, const defmap *dm) {
     const gl_model__rec *r = &m->nodes.data[i];
     if (r->kind != GL_K_CALL) continue;
     char text[MAX_DOTTED], head[MAX_DOTTED];
-    if (!callee_text(m, ts_node_child_by_field_id(r->node, m->f.function), text, sizeof(text),
-                     head, sizeof(head)))
+    bool inst = instance_text(m, i, text, sizeof(text), head, sizeof(head));
+    if (!inst && !callee_text(m, ts_node_child_by_field_id(r->node, m->f.function), text,
+                              sizeof(text), head, sizeof(head)))
       continue;
     if (!imported(out, limit, head) && !known_head(m, head)) continue;
     bool direct;
@@ -334,7 +372,8 @@ static void write_calls(const gl_model *m, gl_strbuf *out, const defmap *dm) {
     bool traced = gl_model__in_traced(m, i);
     unsigned flags = (!traced && gl_model_hot(m, r->node) ? 1u : 0u) |
                      (def != GL_MODEL__NONE && direct && !traced && !m->test_module &&
-                              !gl_model__guarded(m, i) ? 2u : 0u);
+                              !gl_model__guarded(m, i) ? 2u : 0u) |
+                     (inst ? 4u : 0u) | (keyword_device(m, r->node) ? 8u : 0u);
     long num = def == GL_MODEL__NONE ? -1 : (long)dm->num[def];
     gl_strbuf_addf(out, "C\t%ld\t%u\t%u\t%u\t", num, flags, ts_node_start_point(r->node).row + 1,
                    ts_node_start_byte(r->node));

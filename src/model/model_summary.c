@@ -123,8 +123,9 @@ void gl_prov__summary_init(gl_prov_pass *pp) {
   pp->fentry = GL_MODEL__NONE;
 }
 
-/* Keeps what each summarised def returns, for the program stage (m->def_ret): device data
- * whatever it is given (its real walk), or when given device data (its device walk). */
+/* Keeps what each summarised def returns and does, for the program stage (m->def_ret): device
+ * data whatever it is given (its real walk), or when given device data (its device walk); a
+ * copy of device data to the host when given it (its device walk). */
 static void keep_returns(gl_prov_pass *pp) {
   gl_model *m = pp->m;
   for (size_t e = 0; e < m->names.entries.len; e++) {
@@ -140,6 +141,7 @@ static void keep_returns(gl_prov_pass *pp) {
       flags |= GL_DEF_RET_DEVICE_GIVEN;
       if (type == GL_TYPE_NONE) type = pp->fret[e].type;
     }
+    if (pp->fstate[e] & FS_D2H) flags |= GL_DEF_D2H_GIVEN;
     if (!flags) continue;
     if (!m->def_ret) {
       m->def_ret = gl_xcalloc(m->nodes.len, 1);

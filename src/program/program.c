@@ -28,8 +28,8 @@
 #define MAX_CHAIN 6     /* calls shown in a why */
 #define NAME_MAX_LEN 512
 
-enum { D_HOT = 1, D_GPU_LOOP = 2, D_TRACED = 4, D_RET_DEVICE = 8, D_RET_GIVEN = 16 };
-enum { C_HOT = 1, C_WITH_DEF = 2 };
+enum { D_HOT = 1, D_GPU_LOOP = 2, D_TRACED = 4, D_RET_DEVICE = 8, D_RET_GIVEN = 16, D_D2H_GIVEN = 32 };
+enum { C_HOT = 1, C_WITH_DEF = 2, C_INSTANCE = 4, C_KW_DEVICE = 8 };
 
 typedef struct pdef {
   const char *qual;
@@ -667,7 +667,8 @@ gl_program_file *gl_program_solve(const char *const *paths, const char *const *s
       if (tg.file < 0) continue;
       const char *q = files[tg.file].defs.data[tg.def].qual;
       size_t ql = strlen(q), tl = strlen(pc->text);
-      pc->offset = strchr(q, '.') && !(tl >= ql && strcmp(pc->text + tl - ql, q) == 0);
+      pc->offset = (pc->flags & C_INSTANCE) ||
+                   (strchr(q, '.') && !(tl >= ql && strcmp(pc->text + tl - ql, q) == 0));
     }
   device_params(files, n);
   class_types(files, &t, n);
@@ -710,19 +711,33 @@ gl_program_file *gl_program_solve(const char *const *paths, const char *const *s
           dev && pd->dev_type && *pd->dev_type ? gl_xstrdup(pd->dev_type) : NULL,
           gl_strbuf_take(&why)};
     }
-    /* calls of another file's defs that return device data, in hot code */
+    /* calls of another file's defs in hot code that return device data, or copy the device
+     * data the call gives them to the host */
     for (size_t c = 0; c < f->calls.len; c++) {
       const pcall *pc = &f->calls.data[c];
       if (pc->tfile < 0 || pc->tfile == (int32_t)i) continue;
       bool hot_call = (pc->flags & C_HOT) ||
                       (pc->def >= 0 && f->defs.data[pc->def].newly && (pc->flags & C_WITH_DEF));
       const pdef *td = &files[pc->tfile].defs.data[pc->tdef];
-      bool ret = (td->flags & D_RET_DEVICE) || ((td->flags & D_RET_GIVEN) && args_mask(pc, f));
-      if (!hot_call || !ret) continue;
+      uint32_t mask = args_mask(pc, f);
+      bool ret = (td->flags & D_RET_DEVICE) || ((td->flags & D_RET_GIVEN) && mask);
+      /* a copy to the host of what the call gives, reported at the call unless the callee's own
+       * body is hot with those device parameters (then the copy is reported there) */
+      bool inside = (td->newly || (td->flags & D_HOT)) && td->cross && (td->dev & mask) &&
+                    !(pc->flags & C_KW_DEVICE);
+      bool d2h = (td->flags & D_D2H_GIVEN) && (mask || (pc->flags & C_KW_DEVICE)) && !inside;
+      if (!hot_call || (!ret && !d2h)) continue;
       const char *type = *td->ret_type ? td->ret_type : files[pc->tfile].dev_type;
+      char *why = NULL;
+      if (d2h) {
+        gl_strbuf w = {0};
+        gl_strbuf_addf(&w, "`%s` (%s) copies the device data it is given to the host", td->qual,
+                       files[pc->tfile].path);
+        why = gl_strbuf_take(&w);
+      }
       out[i].calls = gl_xrealloc(out[i].calls, (out[i].ncalls + 1) * sizeof(*out[i].calls));
-      out[i].calls[out[i].ncalls++] =
-          (gl_program_call){pc->start, type && *type ? gl_xstrdup(type) : NULL};
+      out[i].calls[out[i].ncalls++] = (gl_program_call){
+          pc->start, ret && type && *type ? gl_xstrdup(type) : NULL, ret, d2h, why};
     }
     for (size_t k = 0; k < f->classes.len; k++) {
       const pclass *c = &f->classes.data[k];
@@ -746,7 +761,10 @@ void gl_program_free(gl_program_file *files, size_t n) {
     free(files[i].hot);
     for (size_t k = 0; k < files[i].nclasses; k++) free(files[i].classes[k].type);
     free(files[i].classes);
-    for (size_t k = 0; k < files[i].ncalls; k++) free(files[i].calls[k].type);
+    for (size_t k = 0; k < files[i].ncalls; k++) {
+      free(files[i].calls[k].type);
+      free(files[i].calls[k].why);
+    }
     free(files[i].calls);
   }
   free(files);

@@ -35,10 +35,13 @@ typedef struct gl_program_class {
 } gl_program_class;
 
 /* A call in hot code of another file's def that returns device data (whatever it is given, or
- * given what this call passes). */
+ * given what this call passes), or that copies the device data this call passes to the host. */
 typedef struct gl_program_call {
   uint32_t start;        /* the call node's start byte */
   char *type;            /* owned: the returned data's type name, or NULL */
+  bool returns;          /* it returns device data */
+  bool d2h;              /* it copies device data this call gives it to the host */
+  char *why;             /* owned, with d2h: which def does, in which file; else NULL */
 } gl_program_call;
 
 /* The defs, classes and calls of one file with such facts, in document order. */

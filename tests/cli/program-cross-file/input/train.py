@@ -7,11 +7,15 @@ from pkg import engine
 from pkg.engine import log_loss, run_epoch
 from pkg.losses import fresh_zero, l2
 from pkg.parts import loss_parts, loss_parts_module
+from pkg import logger as logs
+from pkg.logger import Meter
 
 
 def main(loader):
     model = torch.nn.Linear(4, 4).cuda()
     opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    log = logs.MetricLogger()
+    meter = Meter()
     for step in range(1000):
         x = torch.randn(8, 4, device="cuda")
         loss = (x * 2).sum()
@@ -30,6 +34,10 @@ def main(loader):
         loss2, parts = loss_parts(x)   # parts went through a project helper (to_cpu)
         print(float(parts[0]))         # near miss: a host tensor, not device data
         print(loss2.item())            # missed: a returned tuple is not tracked element by element
+        log.update(loss=loss)          # expect: MetricLogger.update reads each value with .item()
+        log.keep(loss=loss)            # near miss: keeps them on the device
+        meter.add(loss, 8)             # expect: Meter.add reads it with float()
+        meter.add(8.0)                 # near miss: a Python number
         _, parts2 = loss_parts_module(x)
         print(float(parts2[0]))        # near miss: convert.to_cpu through a module import
     metrics.once(loss)                 # near miss: after the loop
