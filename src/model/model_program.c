@@ -15,7 +15,8 @@
  *     (a module-level class; bases written as dotted names only)
  *   D <qualname> <start byte> <end byte> <flags: 1 hot, 2 gpu loop, 4 traced, 8 returns device
  *     data, 16 returns device data when given it, 32 copies device data to the host when given
- *     it> <the returned data's type name or "">
+ *     it, 64 hot by itself: a framework's per-step method, a `# gpulint: hot` def> <the
+ *     returned data's type name or "">
  *   I <local name> <level: leading dots> <module or ""> <imported name or "">
  *   C <def number or -1> <flags: 1 hot, 2 hot when its def is, 4 a method of an instance,
  *     8 a keyword argument or splat passes device data> <line> <start byte> <args>
@@ -108,7 +109,7 @@ static void write_defs(const gl_model *m, gl_strbuf *out, defmap *dm) {
                      (gl_model__def_gpu_loop(m, i) ? 2u : 0u) |
                      (m->traced && m->traced[i] ? 4u : 0u) |
                      ((ret & GL_DEF_RET_DEVICE) ? 8u : 0u) | ((ret & GL_DEF_RET_DEVICE_GIVEN) ? 16u : 0u) |
-                     ((ret & GL_DEF_D2H_GIVEN) ? 32u : 0u);
+                     ((ret & GL_DEF_D2H_GIVEN) ? 32u : 0u) | (m->hot_root && m->hot_root[i] ? 64u : 0u);
     gl_strbuf_addf(out, "\t%u\t%u\t%u\t%s\n", ts_node_start_byte(r->node), ts_node_end_byte(r->node),
                    flags, rt == GL_TYPE_NONE ? "" : gl_libmodels_type_name(m->lm, rt));
     dm->num[i] = dm->count++;

@@ -9,7 +9,11 @@
  *       does GPU work too, and is no training step); a def hot this way makes hot the calls it
  *       makes on every run of its body with such data (unless a loop of its own does the GPU
  *       work: then only that loop is per step, and its calls were hot in pass 1 already); the
- *       per-step methods of classes typed through other files' bases are hot whatever they get.
+ *       per-step methods of classes typed through other files' bases are hot whatever they get;
+ *       a def whose whole body runs per step (a root: a framework's per-step method, a per-step
+ *       helper by name, hot-functions; or a def such a body calls) makes hot every call of its
+ *       body, whatever it passes. Calls in hot code of another file's defs that return device
+ *       data, or copy the device data the call gives them to the host, go back to the file.
  * Not: deciding what is hot inside a file (model_freq.c), linting again (engine.c).
  * Threads: one thread; allocates its own tables. */
 #include "program/program.h"
@@ -28,7 +32,8 @@
 #define MAX_CHAIN 6     /* calls shown in a why */
 #define NAME_MAX_LEN 512
 
-enum { D_HOT = 1, D_GPU_LOOP = 2, D_TRACED = 4, D_RET_DEVICE = 8, D_RET_GIVEN = 16, D_D2H_GIVEN = 32 };
+enum { D_HOT = 1, D_GPU_LOOP = 2, D_TRACED = 4, D_RET_DEVICE = 8, D_RET_GIVEN = 16, D_D2H_GIVEN = 32,
+       D_ROOT = 64 };
 enum { C_HOT = 1, C_WITH_DEF = 2, C_INSTANCE = 4, C_KW_DEVICE = 8 };
 
 typedef struct pdef {
@@ -40,6 +45,9 @@ typedef struct pdef {
   const char *root;     /* hot as a per-step method of this class type (its bases' model), or
                            "hot-functions" */
   bool user_root;       /* named in hot-functions */
+  bool body;            /* its whole body runs once per step: a root (a framework's per-step
+                           method, a per-step helper by name, hot-functions), or a def such a
+                           body calls; its calls run per step whatever they pass */
   const char *name_root;/* its name matches this "per-step-defs" pattern of the models */
   const char *ret_type; /* D_RET_*: the returned data's type name ("" unknown) */
   uint32_t dev;         /* device parameters: the AND of its calls' argument masks */
@@ -491,11 +499,12 @@ static void device_params(pfile *files, size_t n) {
   }
 }
 
-static bool mark(pfile *files, int32_t cf, int32_t ci, target t, item_queue *queue) {
+static bool mark(pfile *files, int32_t cf, int32_t ci, target t, bool body, item_queue *queue) {
   if (t.file < 0) return false;
   pdef *d = &files[t.file].defs.data[t.def];
   if ((d->flags & D_HOT) || d->newly) return false;
   d->newly = 1;
+  d->body = body;
   d->pred_file = cf;
   d->pred_call = ci;
   item it = {t.file, t.def};
@@ -602,6 +611,7 @@ static void class_roots(pfile *files, size_t n, const gl_libmodels *lm, item_que
         const char *inst = step_method(lm, c->got, pd->qual + nl + 1);
         if (!inst) continue;
         pd->newly = 1;
+        pd->body = true;
         pd->root = inst;
         item it = {(int32_t)i, (int32_t)d};
         gl_vec_push(queue, it);
@@ -623,6 +633,7 @@ static void user_roots(pfile *files, const modtab *t, size_t n, const gl_program
                                   : strcmp(pd->qual, name) == 0;
         if (!named || pd->newly) continue;
         pd->newly = 1;
+        pd->body = true;
         pd->root = "hot-functions";
         pd->user_root = true;
         item it = {(int32_t)i, (int32_t)d};
@@ -643,6 +654,7 @@ static void name_roots(pfile *files, size_t n, const gl_libmodels *lm, item_queu
       const char *pattern = gl_libmodels_step_def(lm, dot ? dot + 1 : pd->qual);
       if (!pattern) continue;
       pd->newly = 1;
+      pd->body = true;
       pd->root = "per-step-defs";
       pd->user_root = true;   /* its whole body runs per step */
       pd->name_root = pattern;
@@ -672,7 +684,9 @@ gl_program_file *gl_program_solve(const char *const *paths, const char *const *s
     }
   device_params(files, n);
   class_types(files, &t, n);
-  /* roots: the calls pass 1 found hot; then the per-run calls of each def made hot */
+  /* roots: the calls pass 1 found hot (that pass device data, unless they are made in the body of
+   * a def hot by itself: a per-step method's calls run per step whatever they pass); then the
+   * per-run calls of each def made hot */
   item_queue queue = {0};
   user_roots(files, &t, n, roots, &queue);
   name_roots(files, n, lm, &queue);
@@ -680,8 +694,10 @@ gl_program_file *gl_program_solve(const char *const *paths, const char *const *s
   for (size_t i = 0; i < n; i++)
     for (size_t c = 0; c < files[i].calls.len; c++) {
       const pcall *pc = &files[i].calls.data[c];
-      if (!(pc->flags & C_HOT) || !args_mask(pc, &files[i])) continue;
-      mark(files, (int32_t)i, (int32_t)c, (target){pc->tfile, pc->tdef}, &queue);
+      bool body = pc->def >= 0 && (files[i].defs.data[pc->def].flags & D_ROOT) &&
+                  (pc->flags & C_WITH_DEF);
+      if (!(pc->flags & C_HOT) || (!args_mask(pc, &files[i]) && !body)) continue;
+      mark(files, (int32_t)i, (int32_t)c, (target){pc->tfile, pc->tdef}, body, &queue);
     }
   for (size_t q = 0; q < queue.len; q++) {
     item it = queue.data[q];
@@ -690,8 +706,9 @@ gl_program_file *gl_program_solve(const char *const *paths, const char *const *s
     if ((f->defs.data[it.def].flags & D_GPU_LOOP) && !f->defs.data[it.def].root) continue;
     for (size_t c = 0; c < f->calls.len; c++) {
       const pcall *pc = &f->calls.data[c];
-      if (pc->def != it.def || !(pc->flags & C_WITH_DEF) || !args_mask(pc, f)) continue;
-      mark(files, it.file, (int32_t)c, (target){pc->tfile, pc->tdef}, &queue);
+      bool body = f->defs.data[it.def].body;
+      if (pc->def != it.def || !(pc->flags & C_WITH_DEF) || (!args_mask(pc, f) && !body)) continue;
+      mark(files, it.file, (int32_t)c, (target){pc->tfile, pc->tdef}, body, &queue);
     }
   }
   for (size_t i = 0; i < n; i++) {
