@@ -36,6 +36,7 @@ typedef struct node_site {
 } node_site;
 
 #define CLS_MANY (GL_MODEL__NONE - 1u)   /* bindings disagree, or one is no class */
+#define SELF_MODULE 0u                    /* the module itself: node 0, the root */
 
 struct gl_prov_attrs {
   attr_site *sites;   /* sorted by (scope, name, node) */
@@ -176,6 +177,7 @@ static uint32_t key_range(const gl_prov_attrs *a, uint32_t scope, const char *s,
 
 /* The class scope of class_definition node cls (the scope its body opens), or NONE. */
 static uint32_t class_scope(const gl_model *m, uint32_t cls) {
+  if (cls == SELF_MODULE) return 0;   /* `d2l = sys.modules[__name__]`: the module scope */
   if (m->nodes.data[cls].kind != GL_K_CLASS_DEFINITION) return GL_MODEL__NONE;   /* imported */
   TSNode body = ts_node_child_by_field_id(m->nodes.data[cls].node, m->f.body);
   uint32_t b = gl_model__index_of(m, body);
@@ -245,6 +247,19 @@ static bool capitalised(const gl_model *m, const gl_model__rec *r) {
   return s && len && s[0] >= 'A' && s[0] <= 'Z';
 }
 
+/* True when subscript r is `sys.modules[__name__]`: the module itself (`d2l = sys.modules[...]`
+ * then `d2l.accuracy(...)` calls this file's accuracy). */
+static bool self_module(const gl_model *m, const gl_model__rec *r) {
+  TSNode value = ts_node_child_by_field_id(r->node, m->f.value);
+  TSNode index = ts_node_named_child(r->node, 1);
+  char q[32];
+  size_t len;
+  const char *s = ts_node_is_null(index) ? NULL : gl_model__text(m, index, &len);
+  return s && len == 8 && memcmp(s, "__name__", 8) == 0 &&
+         gl_model__kind_of(m, index) == GL_K_IDENTIFIER &&
+         gl_model_resolve(m, value, q, sizeof(q)) && strcmp(q, "sys.modules") == 0;
+}
+
 static uint32_t valid(uint32_t c) { return c == CLS_MANY ? GL_MODEL__NONE : c; }
 
 uint32_t gl_prov__class_of(const gl_prov_pass *pp, uint32_t i) {
@@ -279,6 +294,8 @@ uint32_t gl_prov__class_of(const gl_prov_pass *pp, uint32_t i) {
         }
         return cls;
       }
+      case GL_K_SUBSCRIPT:
+        return self_module(m, r) ? SELF_MODULE : GL_MODEL__NONE;
       case GL_K_CALL: {
         TSNode fn = ts_node_child_by_field_id(r->node, m->f.function);
         uint32_t f = gl_model__index_of(m, fn);
@@ -297,6 +314,12 @@ uint32_t gl_prov__class_of(const gl_prov_pass *pp, uint32_t i) {
         /* Net().to(device): a method that returns its receiver's type returns the receiver */
         if (fr->kind != GL_K_ATTRIBUTE) return GL_MODEL__NONE;
         uint32_t recv = gl_model__index_of(m, ts_node_child_by_field_id(fr->node, m->f.object));
+        if (recv != GL_MODEL__NONE && m->nodes.data[recv].kind == GL_K_IDENTIFIER &&
+            gl_prov__class_of(pp, recv) == SELF_MODULE) {   /* d2l.Accumulator(2) */
+          s = gl_model__text(m, ts_node_child_by_field_id(fr->node, m->f.attribute), &len);
+          uint32_t e = gl_model__entry_bind(&m->names, 0, s, len);
+          return e == GL_MODEL__NONE ? GL_MODEL__NONE : valid(a->cdef[e]);
+        }
         if (recv == GL_MODEL__NONE || r->type == GL_TYPE_NONE || m->nodes.data[recv].type != r->type)
           return GL_MODEL__NONE;
         i = recv;

@@ -499,7 +499,8 @@ static void inst_call(gl_prov_pass *pp, const gl_pframe *f) {
       m->nodes.data[f->kid[0]].kind != GL_K_ATTRIBUTE)
     return;
   uint32_t cls = gl_prov__class_of(pp, f->recv);
-  if (cls == GL_MODEL__NONE || m->nodes.data[cls].kind == GL_K_CLASS_DEFINITION) return;
+  if (cls == GL_MODEL__NONE || cls == 0 || m->nodes.data[cls].kind == GL_K_CLASS_DEFINITION)
+    return;   /* 0: the module itself (`d2l = sys.modules[__name__]`) */
   if (!m->inst_class) {
     m->inst_class = gl_xmalloc(m->nodes.len * sizeof(*m->inst_class));
     for (size_t i = 0; i < m->nodes.len; i++) m->inst_class[i] = GL_MODEL__NONE;

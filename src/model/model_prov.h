@@ -163,9 +163,10 @@ bool gl_prov__attrs_read(const gl_prov_pass *pp, uint32_t node, gl_pval *v);
 void gl_prov__attrs_bound(gl_prov_pass *pp, uint32_t e, uint32_t i);
 /* The class_definition node whose instance expression node i is (a name or self attribute all
  * of whose bindings hold one, a call of the class, a method of it returning its receiver's
- * type), or GL_MODEL__NONE; and the scope its body opens (none for the other answer: the
- * callee node of a call of an unmodelled import, `utils.MetricLogger()`, whose class another
- * file may define). */
+ * type), or GL_MODEL__NONE; and the scope its body opens (none for the callee node of a call of
+ * an unmodelled import, `utils.MetricLogger()`, whose class another file may define). Node 0,
+ * the module, for `sys.modules[__name__]`: its "class scope" is the module scope, so
+ * `d2l.accuracy(x)` and `d2l.Accumulator(2)` name this file's defs. */
 uint32_t gl_prov__class_of(const gl_prov_pass *pp, uint32_t i);
 uint32_t gl_prov__class_scope(const gl_prov_pass *pp, uint32_t cls);
 /* True when a site lies in the subtree of node def. */
