@@ -521,13 +521,21 @@ static int by_index(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-/* The real walk of a def or lambda; a def with a summary entry records its returns. */
+/* A lambda with a summary entry returns its body's value. */
+static void lambda_returns(gl_prov_pass *pp, uint32_t def) {
+  if (pp->m->nodes.data[def].kind == GL_K_LAMBDA)
+    gl_prov__summary_return(pp, child_at(pp, def, pp->m->f.body));
+}
+
+/* The real walk of a def or lambda; one with a summary entry records its returns. */
 static void real_walk(gl_prov_pass *pp, uint32_t def) {
-  uint32_t e = pp->m->nodes.data[def].kind == GL_K_FUNCTION_DEFINITION
-                   ? gl_prov__summary_entry(pp, def) : GL_MODEL__NONE;
+  uint32_t e = gl_prov__summary_entry(pp, def);
   if (e != GL_MODEL__NONE) gl_prov__summary_begin(pp, e);
   walk_function(pp, def);
-  if (e != GL_MODEL__NONE) gl_prov__summary_end(pp);
+  if (e != GL_MODEL__NONE) {
+    lambda_returns(pp, def);
+    gl_prov__summary_end(pp);
+  }
 }
 
 /* The module's code once more, now that the defs it calls have summaries (its first walk
@@ -582,13 +590,15 @@ static uint16_t device_type_of_file(const gl_prov_pass *pp) {
  * device data, for what it returns and does; every cell it wrote is restored after (the
  * records it wrote are written again by the def's real walk). */
 static void device_walk(gl_prov_pass *pp, uint32_t def) {
-  if (pp->m->nodes.data[def].kind != GL_K_FUNCTION_DEFINITION) return;
+  uint8_t k = pp->m->nodes.data[def].kind;
+  if (k != GL_K_FUNCTION_DEFINITION && k != GL_K_LAMBDA) return;
   uint32_t e = gl_prov__summary_entry(pp, def);
   if (e == GL_MODEL__NONE) return;
   size_t mark = pp->log.len;
   pp->hypo = true;
   gl_prov__summary_begin(pp, e);
   walk_function(pp, def);
+  lambda_returns(pp, def);
   gl_prov__summary_end(pp);
   pp->hypo = false;
   gl_prov__undo(pp, mark);
@@ -632,8 +642,15 @@ void gl_model__prov(gl_model *m) {
   walk(&pp, 0);
   attribute_walks(&pp);
   /* every def's device walk first (the queue grows with the defs nested in them), so that the
-   * real walks find the summaries of the defs they call, wherever those are defined */
-  for (size_t i = 0; i < pp.deferred.len; i++) device_walk(&pp, pp.deferred.data[i]);
+   * real walks find the summaries of the defs they call, wherever those are defined; named
+   * lambdas before defs (`reduce_sum = lambda x: x.sum()` at the end of a module is called by
+   * the defs above it; a lambda calls no def of its own) */
+  size_t first = 0;
+  for (size_t i = 0; i < pp.deferred.len; i++, first = i)
+    if (m->nodes.data[pp.deferred.data[i]].kind == GL_K_LAMBDA) device_walk(&pp, pp.deferred.data[i]);
+  for (size_t i = 0; i < pp.deferred.len; i++)
+    if (i >= first || m->nodes.data[pp.deferred.data[i]].kind != GL_K_LAMBDA)
+      device_walk(&pp, pp.deferred.data[i]);
   if (m->calls.len) module_again(&pp);
   for (size_t i = 0; i < pp.deferred.len; i++) real_walk(&pp, pp.deferred.data[i]);
   ts_tree_cursor_delete(&pp.scratch);

@@ -161,11 +161,18 @@ void gl_prov__summary_free(gl_prov_pass *pp) {
   free(pp->fstate);
 }
 
-/* The def whose name node i is, or GL_MODEL__NONE. */
+/* The def whose name node i is, or the lambda it is bound to (`reduce_sum = lambda x: x.sum()`),
+ * or GL_MODEL__NONE. */
 static uint32_t def_of_name(const gl_prov_pass *pp, uint32_t i) {
-  const gl_model__rec *r = &pp->m->nodes.data[i];
-  if (r->field != pp->m->f.name || r->parent == GL_MODEL__NONE) return GL_MODEL__NONE;
-  return pp->m->nodes.data[r->parent].kind == GL_K_FUNCTION_DEFINITION ? r->parent : GL_MODEL__NONE;
+  const gl_model *m = pp->m;
+  const gl_model__rec *r = &m->nodes.data[i];
+  if (r->parent == GL_MODEL__NONE) return GL_MODEL__NONE;
+  if (r->field == m->f.left && m->nodes.data[r->parent].kind == GL_K_ASSIGNMENT) {
+    uint32_t l = gl_model__index_of(m, ts_node_child_by_field_id(m->nodes.data[r->parent].node, m->f.right));
+    return l != GL_MODEL__NONE && m->nodes.data[l].kind == GL_K_LAMBDA ? l : GL_MODEL__NONE;
+  }
+  if (r->field != m->f.name) return GL_MODEL__NONE;
+  return m->nodes.data[r->parent].kind == GL_K_FUNCTION_DEFINITION ? r->parent : GL_MODEL__NONE;
 }
 
 void gl_prov__summary_bound(gl_prov_pass *pp, uint32_t e, uint32_t i) {
@@ -177,7 +184,7 @@ void gl_prov__summary_bound(gl_prov_pass *pp, uint32_t e, uint32_t i) {
 }
 
 uint32_t gl_prov__summary_entry(const gl_prov_pass *pp, uint32_t def) {
-  TSNode name = ts_node_child_by_field_id(pp->m->nodes.data[def].node, pp->m->f.name);
+  TSNode name = bound_name(pp->m, def);
   uint32_t ni = gl_model__index_of(pp->m, name);
   if (ni == GL_MODEL__NONE) return GL_MODEL__NONE;
   size_t len;
