@@ -618,6 +618,19 @@ static void operator(gl_prov_pass *pp, const gl_pframe *f) {
   gl_prov__set(pp, f->rec, v, roles);
 }
 
+/* A comprehension of device elements (`[x.to(device) for x in batch]`, `{k: v * w for k, v in
+ * d.items()}`: the values of a dict) holds device data, untyped, as a list of them does; else
+ * unknown. */
+static gl_pval comprehension(const gl_prov_pass *pp, const gl_pframe *f) {
+  const gl_model *m = pp->m;
+  TSNode body = ts_node_child_by_field_id(m->nodes.data[f->rec].node, m->f.body);
+  if (gl_model__kind_of(m, body) == GL_K_PAIR) body = ts_node_child_by_field_id(body, m->f.value);
+  uint32_t b = gl_model__index_of(m, body);
+  gl_pval v = gl_pval_unknown();
+  if (b != GL_MODEL__NONE && gl_pval_prov(gl_prov__val(pp, b)) == GL_PROV_DEVICE) v.bits = GL_PROV_DEVICE;
+  return v;
+}
+
 bool gl_prov__eval(gl_prov_pass *pp, gl_pframe *f, const gl_pframe *parent) {
   switch ((gl_model__kind)f->kind) {
     case GL_K_IDENTIFIER: identifier(pp, f); return true;
@@ -646,6 +659,10 @@ bool gl_prov__eval(gl_prov_pass *pp, gl_pframe *f, const gl_pframe *parent) {
     case GL_K_INTEGER: case GL_K_FLOAT: case GL_K_TRUE: case GL_K_FALSE: case GL_K_NONE_LITERAL:
     case GL_K_NOT_OPERATOR:
       gl_prov__set(pp, f->rec, host(), 0); return true;
+    case GL_K_LIST_COMPREHENSION: case GL_K_SET_COMPREHENSION: case GL_K_GENERATOR_EXPRESSION:
+    case GL_K_DICTIONARY_COMPREHENSION:
+      gl_prov__set(pp, f->rec, comprehension(pp, f), 0);
+      return true;
     case GL_K_LIST: case GL_K_TUPLE: case GL_K_EXPRESSION_LIST:
       /* a Python list or tuple lives in host memory; of host elements it is host data
        * (torch.tensor([0.5, 0.5], device="cuda") uploads it); of device elements (`return

@@ -167,6 +167,7 @@ uint32_t gl_model__walrus_scope(const gl_model__names *n, uint32_t scope);
   X(GL_K_NONE_LITERAL, "none") \
   X(GL_K_NONLOCAL_STATEMENT, "nonlocal_statement") \
   X(GL_K_NOT_OPERATOR, "not_operator") \
+  X(GL_K_PAIR, "pair") \
   X(GL_K_PARAMETERS, "parameters") \
   X(GL_K_PARENTHESIZED_EXPRESSION, "parenthesized_expression") \
   X(GL_K_PATTERN_LIST, "pattern_list") \
