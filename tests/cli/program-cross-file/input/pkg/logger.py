@@ -7,14 +7,10 @@ class MetricLogger:
         self.meters = {}
 
     def update(self, **kwargs):
-        for k, v in kwargs.items():
-            if isinstance(v, torch.Tensor):
-                v = v.item()
-            self.meters[k] = v
+        self.meters.update({name: value.item() for name, value in kwargs.items()})
 
     def keep(self, **kwargs):
-        for k, v in kwargs.items():
-            self.meters[k] = v.detach()
+        self.meters.update({name: torch.as_tensor(value).detach() for name, value in kwargs.items()})
 
 
 class Meter:
