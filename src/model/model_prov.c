@@ -645,11 +645,11 @@ void gl_model__prov(gl_model *m) {
    * real walks find the summaries of the defs they call, wherever those are defined; named
    * lambdas before defs (`reduce_sum = lambda x: x.sum()` at the end of a module is called by
    * the defs above it; a lambda calls no def of its own) */
-  size_t first = 0;
-  for (size_t i = 0; i < pp.deferred.len; i++, first = i)
-    if (m->nodes.data[pp.deferred.data[i]].kind == GL_K_LAMBDA) device_walk(&pp, pp.deferred.data[i]);
   for (size_t i = 0; i < pp.deferred.len; i++)
-    if (i >= first || m->nodes.data[pp.deferred.data[i]].kind != GL_K_LAMBDA)
+    if (m->nodes.data[pp.deferred.data[i]].kind == GL_K_LAMBDA) device_walk(&pp, pp.deferred.data[i]);
+  size_t walked = pp.deferred.len;   /* every lambda queued so far has had its device walk */
+  for (size_t i = 0; i < pp.deferred.len; i++)
+    if (i >= walked || m->nodes.data[pp.deferred.data[i]].kind != GL_K_LAMBDA)
       device_walk(&pp, pp.deferred.data[i]);
   if (m->calls.len) module_again(&pp);
   for (size_t i = 0; i < pp.deferred.len; i++) real_walk(&pp, pp.deferred.data[i]);
