@@ -157,6 +157,21 @@ bool gl_check__imports_any(const gl_model *m, const char *const *libs, size_t n)
   return false;
 }
 
+bool gl_check__imports_role(const gl_model *m, uint32_t roles) {
+  const gl_libmodels *lm = gl_model_libmodels(m);
+  for (size_t i = 0; i < gl_libmodels_module_count(lm); i++) {
+    size_t len;
+    uint32_t r;
+    const char *seg = gl_libmodels_module(lm, i, &len, &r, NULL);
+    char buf[QNAME_CAP];
+    if (!(r & roles) || len >= sizeof buf) continue;
+    memcpy(buf, seg, len);
+    buf[len] = '\0';
+    if (gl_model_imports(m, buf)) return true;
+  }
+  return false;
+}
+
 TSNode gl_check__def_named(const gl_source *src, const gl_check__nodes *defs, TSNode name) {
   TSNode found = {0};
   if (!GL_IS(name, identifier)) return found;

@@ -68,6 +68,9 @@ bool gl_check__loads_ext(const gl_source *src, const char *ext);
 /* True when the file imports (anywhere) a module whose top-level package is one of libs[0..n)
  * (gl_model_imports): the cheap first question of a check. */
 bool gl_check__imports_any(const gl_model *m, const char *const *libs, size_t n);
+/* True when the file imports a top-level module under which some model function has one of the
+ * roles (GL_ROLE_* bits): `import torch` for GL_ROLE_HANDLE, as torch.cuda.Stream has it. */
+bool gl_check__imports_role(const gl_model *m, uint32_t roles);
 
 /* The one def of defs (gl_check__defs) whose name has the text of identifier name; a null node
  * when there is none or several (the name is then ambiguous). */

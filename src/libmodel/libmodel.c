@@ -17,6 +17,7 @@
 /* In bit order: role_names[i] is the name of bit 1u << i. */
 static const char *const role_names[GL_ROLE_COUNT] = {
     "device-returning", "host-returning", "d2h", "h2d", "sync", "alloc", "gpu-work", "timer",
+    "buffer", "pinned", "handle", "mapped",
 };
 
 uint32_t gl_role_parse(const char *name, size_t len) {
@@ -58,6 +59,7 @@ void gl_lm__unfreeze(gl_libmodels *lm) {
   gl_vec_free(&lm->wild);
   gl_vec_free(&lm->groups);
   gl_vec_free(&lm->any_receiver);
+  gl_vec_free(&lm->modules);
   lm->frozen = false;
   lm->freeze_rc = GL_OK;
 }
@@ -88,6 +90,7 @@ void gl_libmodels_free(gl_libmodels *lm) {
   gl_vec_free(&lm->types);
   gl_vec_free(&lm->files);
   gl_vec_free(&lm->libraries);
+  gl_vec_free(&lm->gpu_library);
   free(lm);
 }
 
@@ -289,6 +292,28 @@ static void build_wildcards(gl_libmodels *lm) {
   gl_vec_free(&keys);
 }
 
+/* The first segments of function names (wildcards included), each with its entries' roles
+ * together and whether its model is a GPU library's. */
+static void build_modules(gl_libmodels *lm) {
+  for (size_t i = 0; i < lm->entries.len; i++) {
+    const gl_lm__entry *e = &lm->entries.data[i];
+    if (e->kind != GL_LM_FUNCTION && e->kind != GL_LM_WILDCARD) continue;
+    const char *dot = memchr(e->name, '.', e->name_len);
+    size_t n = dot ? (size_t)(dot - e->name) : e->name_len;
+    gl_lm__module *mod = NULL;
+    for (size_t k = 0; k < lm->modules.len && !mod; k++)
+      if (lm->modules.data[k].seg_len == n && memcmp(lm->modules.data[k].seg, e->name, n) == 0)
+        mod = &lm->modules.data[k];
+    if (!mod) {
+      gl_lm__module m = {e->name, n, 0, false};
+      gl_vec_push(&lm->modules, m);
+      mod = &lm->modules.data[lm->modules.len - 1];
+    }
+    mod->roles |= e->api.roles;
+    if (e->at.file < lm->gpu_library.len && lm->gpu_library.data[e->at.file]) mod->gpu = true;
+  }
+}
+
 int gl_libmodels_freeze(gl_libmodels *lm, gl_diag_list *errs) {
   if (lm->frozen) return lm->freeze_rc;
   gl_diag_list local = {0};
@@ -297,6 +322,7 @@ int gl_libmodels_freeze(gl_libmodels *lm, gl_diag_list *errs) {
   build_types(lm, errs);
   build_names(lm, errs);
   build_wildcards(lm);
+  build_modules(lm);
   for (size_t i = 0; i < lm->entries.len; i++)
     if (lm->entries.data[i].api.any_receiver) gl_vec_push(&lm->any_receiver, (uint32_t)i);
   lm->frozen = true;
@@ -405,4 +431,28 @@ bool gl_libmodels_type_explicit_work(const gl_libmodels *lm, uint16_t type) {
 
 bool gl_libmodels_type_traced(const gl_libmodels *lm, uint16_t type) {
   return lm && type < lm->types.len && lm->types.data[type].traced;
+}
+
+/* ---- modules -------------------------------------------------------------------------------- */
+
+size_t gl_libmodels_module_count(const gl_libmodels *lm) {
+  return lm && lm->frozen ? lm->modules.len : 0;
+}
+
+const char *gl_libmodels_module(const gl_libmodels *lm, size_t i, size_t *len, uint32_t *roles,
+                                bool *gpu) {
+  const gl_lm__module *m = &lm->modules.data[i];
+  *len = m->seg_len;
+  if (roles) *roles = m->roles;
+  if (gpu) *gpu = m->gpu;
+  return m->seg;
+}
+
+bool gl_libmodels_gpu_module(const gl_libmodels *lm, const char *q) {
+  size_t n = strcspn(q, ".");
+  for (size_t i = 0; i < gl_libmodels_module_count(lm); i++) {
+    const gl_lm__module *m = &lm->modules.data[i];
+    if (m->gpu && m->seg_len == n && memcmp(m->seg, q, n) == 0) return true;
+  }
+  return gl_libmodels_gpu_only(lm, q) != 0;
 }

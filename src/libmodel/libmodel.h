@@ -23,8 +23,18 @@ enum {
   GL_ROLE_ALLOC = 1u << 5,            /* allocates device memory */
   GL_ROLE_GPU_WORK = 1u << 6,         /* enqueues device work (kernels, library calls) */
   GL_ROLE_TIMER = 1u << 7,            /* reads a host clock */
+  /* What a call makes (kinds of entry, read from the entry through gl_model_call_entry; the
+   * model records only the roles above on nodes, GL_ROLES_RECORDED): */
+  GL_ROLE_BUFFER = 1u << 8,           /* a buffer whose contents come from sizes and fill values
+                                         only (empty, zeros, full and their _like forms): made once
+                                         outside a loop, it can be refilled */
+  GL_ROLE_PINNED = 1u << 9,           /* allocates page-locked (pinned or mapped) host memory */
+  GL_ROLE_HANDLE = 1u << 10,          /* creates a stream or a library handle (resources) */
+  GL_ROLE_MAPPED = 1u << 11,          /* memory both sides reach without a copy (mapped and managed
+                                         arrays): a kernel writes it in place */
 };
-#define GL_ROLE_COUNT 8
+#define GL_ROLE_COUNT 12
+#define GL_ROLES_RECORDED 0xffu
 
 /* "d2h" -> GL_ROLE_D2H ...; 0 for an unknown name. */
 uint32_t gl_role_parse(const char *name, size_t len);
@@ -195,5 +205,16 @@ const char *gl_libmodels_step_def(const gl_libmodels *lm, const char *name);
  * cannot be installed or imported without CUDA: "cudf", "numba.cuda"), 1 when q lies inside one
  * ("cupy.cuda.runtime"), 0 otherwise. */
 int gl_libmodels_gpu_only(const gl_libmodels *lm, const char *q);
+
+/* Top-level modules: the first segments of the models' function names ("cupy", "cupyx"), i <
+ * gl_libmodels_module_count, in the order the models name them; *len its length (the text is not
+ * terminated), *roles the roles of every function entry under it together, *gpu whether its model
+ * is a GPU library's (it names a device-array or gpu-only modules). Either pointer may be NULL. */
+size_t gl_libmodels_module_count(const gl_libmodels *lm);
+const char *gl_libmodels_module(const gl_libmodels *lm, size_t i, size_t *len, uint32_t *roles,
+                                bool *gpu);
+/* True when the dotted name q starts with a GPU library's module ("cupy.asarray", "torch") or
+ * lies in a gpu-only module ("dask_cudf.read_csv"). */
+bool gl_libmodels_gpu_module(const gl_libmodels *lm, const char *q);
 
 #endif

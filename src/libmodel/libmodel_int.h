@@ -71,6 +71,14 @@ typedef struct gl_lm__group {
   uint32_t start, count;
 } gl_lm__group;
 
+/* A top-level module that some model's function names start with ("cupy", "cupyx", "torch"). */
+typedef struct gl_lm__module {
+  const char *seg;   /* borrowed from the first entry's name */
+  size_t seg_len;
+  uint32_t roles;    /* the roles of every function entry under it, together */
+  bool gpu;          /* a GPU library's: its model file names a device-array or gpu-only modules */
+} gl_lm__module;
+
 /* A model file's "device-array": the type of device data its library makes. */
 typedef struct gl_lm__device_array {
   char *library;   /* owned */
@@ -86,6 +94,7 @@ struct gl_libmodels {
   gl_vec(gl_lm__device_array) device_arrays;   /* of the files that name one */
   gl_vec(char *) gpu_only;    /* "gpu-only-modules" of every model file, owned */
   gl_vec(char *) step_defs;   /* "per-step-defs" patterns of every model file, owned */
+  gl_vec(uint8_t) gpu_library; /* per file: it names a device-array or gpu-only modules */
   /* Built by gl_libmodels_freeze; cleared by gl_libmodels_add. */
   bool frozen;
   int freeze_rc;              /* what gl_libmodels_freeze returned */
@@ -95,6 +104,7 @@ struct gl_libmodels {
   gl_vec(uint32_t) wild;      /* wildcard entry indices, by group, longest first */
   gl_vec(gl_lm__group) groups;
   gl_vec(uint32_t) any_receiver;  /* entry indices of "any-receiver" methods */
+  gl_vec(gl_lm__module) modules;  /* first segments of function names, in entry order */
 };
 
 /* Drops the lookup tables (gl_libmodels_add calls it: a new file needs a new freeze). */

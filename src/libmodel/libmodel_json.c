@@ -229,7 +229,7 @@ static uint32_t read_roles(jctx *c, const cJSON *v, size_t off) {
       err(c, m.val, "a role must be a string");
     else if (!bit)
       err(c, m.val, "unknown role '%s' (expected device-returning, host-returning, d2h, h2d, sync, alloc, "
-                    "gpu-work or timer)", it->valuestring);
+                    "gpu-work, timer, buffer, pinned, handle or mapped)", it->valuestring);
     else if (roles & bit)
       err(c, m.val, "duplicate role '%s'", it->valuestring);
     roles |= bit;
@@ -573,6 +573,7 @@ static void read_device_array(jctx *c, const cJSON *v, size_t off) {
   }
   gl_lm__device_array d = {gl_xstrdup(c->lm->libraries.data[c->file]), gl_xstrdup(v->valuestring)};
   gl_vec_push(&c->lm->device_arrays, d);
+  c->lm->gpu_library.data[c->file] = 1;
 }
 
 /* "gpu-only-modules": dotted module names that cannot be installed or imported without CUDA. */
@@ -585,6 +586,7 @@ static void read_gpu_only(jctx *c, const cJSON *arr, size_t off) {
     return;
   }
   for (const cJSON *e = arr->child; e; e = e->next) gl_vec_push(&c->lm->gpu_only, gl_xstrdup(e->valuestring));
+  if (arr->child) c->lm->gpu_library.data[c->file] = 1;
 }
 
 /* "per-step-defs": shell globs over def names (letters, digits, '_' and '*'). */
@@ -666,11 +668,13 @@ int gl_libmodels_add(gl_libmodels *lm, const char *path, const char *data, size_
   if (!data) c.len = 0;
   gl_vec_push(&lm->files, gl_xstrdup(c.path));
   gl_vec_push(&lm->libraries, gl_xstrdup(""));
+  gl_vec_push(&lm->gpu_library, (uint8_t)0);
   build_lines(&c);
   if (!parse_and_read(&c)) {
     /* Not json, or it repeats a library: read nothing of it, and it is not counted. */
     free(lm->files.data[--lm->files.len]);
     free(lm->libraries.data[--lm->libraries.len]);
+    lm->gpu_library.len--;
   }
   free((char *)c.text);
   gl_vec_free(&c.lines);

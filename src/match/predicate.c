@@ -216,7 +216,13 @@ static bool compile_names(const site *s, size_t k, gl_pred *p) {
   for (uint32_t i = 0; i < p->nstrings; i++) {
     if (p->kind == GL_PRED_ROLE) {
       uint32_t bit = gl_role_parse(p->strings[i], p->lens[i]);
-      if (!bit) string_error(s, k, i + 1, "role", p->strings[i], p->lens[i], "");
+      if (bit & ~GL_ROLES_RECORDED) {   /* a kind of entry, not recorded on nodes */
+        string_error(s, k, i + 1, "role", p->strings[i], p->lens[i],
+                     " for #role? (it names what a call makes; checks read it from the model)");
+        bit = 0;
+      } else if (!bit) {
+        string_error(s, k, i + 1, "role", p->strings[i], p->lens[i], "");
+      }
       p->roles |= bit;
       ok = ok && bit;
     } else {

@@ -219,7 +219,7 @@ static gl_pval apply(const gl_prov_pass *pp, const use *u, uint8_t *roles) {
     r &= ~(uint32_t)DATA_ROLES;
   if (gl_pval_prov(v) == GL_PROV_HOST && ((r & GL_ROLE_D2H) || u->any_fd))
     v.bits |= GL_VAL_FROM_DEVICE;
-  *roles = (uint8_t)r;
+  *roles = (uint8_t)(r & GL_ROLES_RECORDED);
   return v;
 }
 
@@ -331,7 +331,7 @@ static void attribute(gl_prov_pass *pp, const gl_pframe *f, const gl_pframe *par
   if (qual && !callee) {
     const gl_api_entry *e = function_entry(pp, f->rec);
     use u = use_of(e);
-    if (e && !e->roles) v = apply(pp, &u, &roles);   /* a module attribute, not a function */
+    if (e && !(e->roles & GL_ROLES_RECORDED)) v = apply(pp, &u, &roles);   /* a module attribute, not a function */
   } else if (o && gl_prov__attrs_read(pp, f->rec, &v)) {
     /* self.name in a method: what the class's methods store there */
   } else if (o && !callee && f->kid[1] != GL_MODEL__NONE) {

@@ -74,7 +74,8 @@ static uint16_t type_id(const gl_libmodels *lm, const char *name) {
 static void test_roles(void **state) {
   (void)state;
   static const char *const names[] = {"device-returning", "host-returning", "d2h", "h2d",
-                                      "sync", "alloc", "gpu-work", "timer"};
+                                      "sync", "alloc", "gpu-work", "timer",
+                                      "buffer", "pinned", "handle", "mapped"};
   for (int i = 0; i < GL_ROLE_COUNT; i++) {
     assert_int_equal(gl_role_parse(names[i], strlen(names[i])), 1u << i);
     assert_string_equal(gl_role_name(1u << i), names[i]);
@@ -355,6 +356,41 @@ static void test_device_array_and_gpu_only(void **state) {
              "'gpu-only-modules' must be an array of dotted module names");
 }
 
+/* Top-level modules come from function names, with their entries' roles together; a model that
+ * names a device-array (or gpu-only modules) makes its modules GPU libraries'. */
+static void test_modules(void **state) {
+  (void)state;
+  gl_libmodels *lm = load_demo();
+  assert_int_equal(gl_libmodels_module_count(lm), 3);
+  size_t len;
+  uint32_t roles;
+  bool gpu = true;
+  const char *m = gl_libmodels_module(lm, 0, &len, &roles, &gpu);
+  assert_int_equal(len, 4);
+  assert_memory_equal(m, "demo", 4);
+  assert_int_equal(roles, GL_ROLE_D2H | GL_ROLE_GPU_WORK | GL_ROLE_DEVICE_RETURNING | GL_ROLE_ALLOC);
+  assert_false(gpu);
+  m = gl_libmodels_module(lm, 2, &len, &roles, NULL);
+  assert_memory_equal(m, "time", len);
+  assert_int_equal(roles, GL_ROLE_TIMER);
+  assert_false(gl_libmodels_gpu_module(lm, "demo.zeros_like"));
+  gl_libmodels_free(lm);
+  lm = load_edited(" \"functions\": {\n", " \"device-array\": \"demo.array\",\n \"functions\": {\n");
+  assert_true(gl_libmodels_gpu_module(lm, "demo.zeros_like"));
+  assert_true(gl_libmodels_gpu_module(lm, "demo"));
+  assert_false(gl_libmodels_gpu_module(lm, "demonstration.x"));
+  assert_false(gl_libmodels_gpu_module(lm, "other.x"));
+  assert_false(gl_libmodels_gpu_module(NULL, "demo"));
+  gl_libmodels_free(lm);
+  /* gpu-only modules count too, though no function names them */
+  lm = load_edited(" \"functions\": {\n", " \"gpu-only-modules\": [\"demo_ext.cuda\"],\n \"functions\": {\n");
+  assert_true(gl_libmodels_gpu_module(lm, "demo.zeros_like"));
+  assert_true(gl_libmodels_gpu_module(lm, "demo_ext.cuda.x"));
+  assert_false(gl_libmodels_gpu_module(lm, "demo_ext.x"));
+  assert_int_equal(gl_libmodels_module_count(NULL), 0);
+  gl_libmodels_free(lm);
+}
+
 /* "clock" says which clock a timer reads; only functions have one. */
 static void test_clock(void **state) {
   (void)state;
@@ -500,7 +536,7 @@ static void test_bad_values(void **state) {
   (void)state;
   expect_one("[\"gpu-work\", \"device-returning\"]", "[\"gpu-work\", \"device_returning\"]", 6, 43,
              "unknown role 'device_returning' (expected device-returning, host-returning, d2h, h2d, sync, "
-             "alloc, gpu-work or timer)");
+             "alloc, gpu-work, timer, buffer, pinned, handle or mapped)");
   expect_one("[\"gpu-work\", \"sync\"]", "[\"gpu-work\", \"gpu-work\"]", 23, 50, "duplicate role 'gpu-work'");
   expect_one("[\"gpu-work\", \"sync\"]", "[\"gpu-work\", 7]", 23, 50, "a role must be a string");
   expect_one("\"roles\": [\"timer\"]", "\"roles\": \"timer\"", 12, 34, "'roles' must be an array of role names");
@@ -581,7 +617,7 @@ static void test_all_errors_and_valid_parts_kept(void **state) {
   assert_diag(&errs.data[0], "demo.json", 7, 32, "'when' must be a string");
   assert_diag(&errs.data[1], "demo.json", 12, 35,
               "unknown role 'timers' (expected device-returning, host-returning, d2h, h2d, sync, alloc, "
-              "gpu-work or timer)");
+              "gpu-work, timer, buffer, pinned, handle or mapped)");
   assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_OK);
   assert_int_equal(errs.len, 2);
   assert_null(fn(lm, "time.perf_counter"));         /* the bad entries are left out */
@@ -898,6 +934,7 @@ int main(void) {
       cmocka_unit_test(test_duplicates_across_files),
       cmocka_unit_test(test_duplicate_library),
       cmocka_unit_test(test_device_array_and_gpu_only),
+      cmocka_unit_test(test_modules),
       cmocka_unit_test(test_clock),
       cmocka_unit_test(test_flags),
       cmocka_unit_test(test_device_params),

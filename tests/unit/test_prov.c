@@ -647,6 +647,9 @@ static void test_predicate_load_errors(void **state) {
   const gl_libmodels *lm = *state;
   QUERY_EQ(lm, "((call) @hit\n (#role? @hit \"d2h\" \"d2x\"))", "",
            "rules/t/GPU900.md:11:21: unknown role 'd2x'");
+  QUERY_EQ(lm, "((call) @hit\n (#role? @hit \"pinned\"))", "",
+           "rules/t/GPU900.md:11:15: unknown role 'pinned' for #role? (it names what a call makes; "
+           "checks read it from the model)");
   QUERY_EQ(lm, "((call) @hit\n (#type? @hit \"cupy.Array\"))", "",
            "rules/t/GPU900.md:11:15: unknown type 'cupy.Array': no library model defines it");
   QUERY_EQ(lm, "((call) @hit\n (#device? @hit @hit))", "",

@@ -57,28 +57,8 @@ typedef struct hstate {
   gl_vec(sblock) blocks; /* open `with <non-blocking stream>:` statements, innermost last */
 } hstate;
 
-static const char *const pinned_makers[] = {
-    "numba.cuda.pinned_array", "numba.cuda.pinned_array_like",
-    "numba_cuda_mlir.cuda.pinned_array", "numba_cuda_mlir.cuda.pinned_array_like",
-    "cupyx.empty_pinned", "cupyx.zeros_pinned", "cupyx.empty_like_pinned",
-    "cupyx.zeros_like_pinned",
-};
-static const char *const zerocopy_makers[] = {
-    "numba.cuda.mapped_array", "numba.cuda.mapped_array_like", "numba.cuda.managed_array",
-    "numba_cuda_mlir.cuda.mapped_array", "numba_cuda_mlir.cuda.mapped_array_like",
-    "numba_cuda_mlir.cuda.managed_array",
-};
 static const char *const meta_attrs[] = {"shape", "size", "dtype", "ndim", "nbytes",
                                          "strides", "itemsize"};
-
-
-static bool in_table(const char *q, const char *const *t, size_t n) {
-  for (size_t i = 0; i < n; i++)
-    if (strcmp(q, t[i]) == 0) return true;
-  return false;
-}
-
-#define IN_TABLE(q, t) in_table(q, t, sizeof t / sizeof t[0])
 
 static TSNode cur_scope(const hstate *st) {
   return st->defs.len ? st->defs.data[st->defs.len - 1] : (TSNode){0};
@@ -121,12 +101,20 @@ static void add_pending(hstate *st, TSNode call, TSNode name, bool launch) {
   gl_vec_push(&st->pend, p);
 }
 
-/* True for `cupy.cuda.Stream(non_blocking=True)`. */
-static bool is_nonblocking_stream(const hstate *st, TSNode e) {
+/* True for a call of a library function that copies device data to the host, whatever its
+ * argument is known to be (`cupy.asnumpy(x, stream=s, out=h)`): its model entry has the d2h role. */
+static bool d2h_function(const gl_model *m, TSNode call) {
   char q[QNAME_CAP];
-  if (ts_node_is_null(e) || !gl_check__callee(st->ctx->model, e, q, sizeof q) ||
-      strcmp(q, "cupy.cuda.Stream") != 0)
-    return false;
+  if (!gl_check__callee(m, call, q, sizeof q)) return false;
+  const gl_api_entry *e = gl_libmodels_function(gl_model_libmodels(m), q, strlen(q));
+  return e && (e->roles & GL_ROLE_D2H);
+}
+
+/* True for a stream made with `non_blocking=True` (`cupy.cuda.Stream(non_blocking=True)`: a
+ * call whose model entry has the handle role). */
+static bool is_nonblocking_stream(const hstate *st, TSNode e) {
+  const gl_api_entry *en = ts_node_is_null(e) ? NULL : gl_model_call_entry(st->ctx->model, e);
+  if (!en || !(en->roles & GL_ROLE_HANDLE)) return false;
   TSNode nb = gl_check__kwarg(st->ctx->src, e, "non_blocking");
   return !ts_node_is_null(nb) && gl_check__text_is(st->ctx->src, nb, "True");
 }
@@ -178,10 +166,9 @@ static void note_assignment(hstate *st, TSNode n) {
   st->streams.len = k;
   if (is_nonblocking_stream(st, r)) gl_vec_push(&st->streams, l);
   note_stream_value(st, n, l, r);
-  char q[QNAME_CAP];
-  bkind kind = 0;
-  if (!ts_node_is_null(r) && gl_check__callee(st->ctx->model, r, q, sizeof q))
-    kind = IN_TABLE(q, pinned_makers) ? B_PINNED : IN_TABLE(q, zerocopy_makers) ? B_ZEROCOPY : 0;
+  const gl_api_entry *e = ts_node_is_null(r) ? NULL : gl_model_call_entry(st->ctx->model, r);
+  uint32_t roles = e ? e->roles : 0;
+  bkind kind = (roles & GL_ROLE_MAPPED) ? B_ZEROCOPY : (roles & GL_ROLE_PINNED) ? B_PINNED : 0;
   for (size_t i = 0; i < st->bufs.len; i++)
     if (gl_check__same_text(st->ctx->src, st->bufs.data[i].name, l)) st->bufs.data[i].kind = kind;
   if (kind) gl_vec_push(&st->bufs, ((buf){l, kind}));
@@ -203,13 +190,10 @@ static bool note_writes(hstate *st, TSNode call) {
       gl_check__text_is(src, stream, "None"))
     return false;
   TSNode recv, dst = {0};
-  char q[QNAME_CAP];
   if (gl_check__method(src, call, "copy_to_host", &recv)) {
     dst = gl_check__arg(call, 0);
     if (ts_node_is_null(dst)) dst = gl_check__kwarg(src, call, "ary");
-  } else if (gl_check__method(src, call, "get", &recv) ||
-             (gl_check__callee(st->ctx->model, call, q, sizeof q) &&
-              strcmp(q, "cupy.asnumpy") == 0)) {
+  } else if (gl_check__method(src, call, "get", &recv) || d2h_function(st->ctx->model, call)) {
     dst = gl_check__kwarg(src, call, "out");
   }
   if (!ts_node_is_null(dst)) add_pending(st, call, dst, false);
@@ -227,9 +211,8 @@ static wait waits_here(const gl_check_ctx *ctx, TSNode call) {
   if ((roles & GL_ROLE_SYNC) || gl_check__method(ctx->src, call, "synchronize", &recv))
     return W_EXPLICIT;
   if (!ts_node_is_null(gl_check__kwarg(ctx->src, call, "stream"))) return W_NONE;
-  char q[QNAME_CAP];
   if ((roles & GL_ROLE_D2H) || gl_check__method(ctx->src, call, "copy_to_host", &recv) ||
-      (gl_check__callee(ctx->model, call, q, sizeof q) && strcmp(q, "cupy.asnumpy") == 0))
+      d2h_function(ctx->model, call))
     return W_IMPLICIT;
   return W_NONE;
 }

@@ -16,46 +16,7 @@
 
 #define QNAME_CAP 256
 
-typedef enum akind { A_NONE, A_DEVICE, A_TORCH, A_WARP, A_PINNED, A_HANDLE } akind;
-
-static const struct {
-  const char *name;
-  akind kind;
-} allocators[] = {
-    {"cupy.empty", A_DEVICE},          {"cupy.empty_like", A_DEVICE},
-    {"cupy.full", A_DEVICE},           {"cupy.full_like", A_DEVICE},
-    {"cupy.ndarray", A_DEVICE},        {"cupy.ones", A_DEVICE},
-    {"cupy.ones_like", A_DEVICE},      {"cupy.zeros", A_DEVICE},
-    {"cupy.zeros_like", A_DEVICE},     {"cupyx.empty_like_pinned", A_PINNED},
-    {"cupyx.empty_pinned", A_PINNED},  {"cupyx.zeros_like_pinned", A_PINNED},
-    {"cupyx.zeros_pinned", A_PINNED},  {"numba.cuda.device_array", A_DEVICE},
-    {"numba.cuda.device_array_like", A_DEVICE},
-    {"numba.cuda.mapped_array", A_PINNED},
-    {"numba.cuda.pinned_array", A_PINNED},
-    {"numba.cuda.pinned_array_like", A_PINNED},
-    {"numba_cuda_mlir.cuda.device_array", A_DEVICE},
-    {"numba_cuda_mlir.cuda.device_array_like", A_DEVICE},
-    {"numba_cuda_mlir.cuda.pinned_array", A_PINNED},
-    {"pylibraft.common.device_ndarray.empty", A_DEVICE},
-    {"rmm.DeviceBuffer", A_DEVICE},    {"torch.empty", A_TORCH},
-    {"torch.empty_like", A_TORCH},     {"torch.full", A_TORCH},
-    {"torch.full_like", A_TORCH},      {"torch.ones", A_TORCH},
-    {"torch.ones_like", A_TORCH},      {"torch.zeros", A_TORCH},
-    {"torch.zeros_like", A_TORCH},     {"warp.empty", A_WARP},
-    {"warp.empty_like", A_WARP},       {"warp.full", A_WARP},
-    {"warp.full_like", A_WARP},        {"warp.ones", A_WARP},
-    {"warp.ones_like", A_WARP},        {"warp.zeros", A_WARP},
-    {"warp.zeros_like", A_WARP},       {"cupy.cuda.Stream", A_HANDLE},
-    {"cuml.Handle", A_HANDLE},         {"cuvs.common.Resources", A_HANDLE},
-    {"numba.cuda.stream", A_HANDLE},   {"numba_cuda_mlir.cuda.stream", A_HANDLE},
-    {"pylibraft.common.DeviceResources", A_HANDLE},
-    {"pylibraft.common.Handle", A_HANDLE},
-    {"torch.cuda.Stream", A_HANDLE},
-};
-
-/* First segments of qualified names whose calls only read their arguments' data. */
-static const char *const gpu_libs[] = {"cupy", "cupyx", "torch", "numba", "numba_cuda_mlir",
-                                       "warp", "jax", "rmm", "pylibraft", "cuvs", "cudf"};
+typedef enum akind { A_NONE, A_DEVICE, A_PINNED, A_HANDLE } akind;
 
 static const char *const reading_builtins[] = {"print", "len", "float", "int", "bool",
                                                "isinstance", "repr", "str", "abs", "type"};
@@ -74,20 +35,31 @@ typedef struct astate {
   gl_vec(TSNode) rebinds;   /* names and attribute chains the loop bodies bind or rebind */
 } astate;
 
-static akind alloc_kind(const gl_check_ctx *ctx, TSNode call) {
-  char q[QNAME_CAP];
-  if (!gl_check__callee(ctx->model, call, q, sizeof q)) return A_NONE;
-  akind k = A_NONE;
-  for (size_t i = 0; i < sizeof allocators / sizeof allocators[0] && k == A_NONE; i++)
-    if (strcmp(q, allocators[i].name) == 0) k = allocators[i].kind;
-  if (k == A_TORCH) return gl_model_prov(ctx->model, call) == GL_PROV_DEVICE ? A_DEVICE : A_NONE;
-  if (k != A_WARP) return k;
-  TSNode dev = gl_check__kwarg(ctx->src, call, "device");
-  if (ts_node_is_null(dev)) return A_DEVICE;
-  if (!gl_parse_type_is(dev, "string")) return A_NONE;
+/* True when the call's `device=` is a string naming a CUDA device ("cuda", "cuda:0"). */
+static bool cuda_literal(const gl_source *src, TSNode dev) {
+  if (!gl_parse_type_is(dev, "string")) return false;
   uint32_t a = ts_node_start_byte(dev);
-  const char *t = ctx->src->bytes + a;
-  return ts_node_end_byte(dev) - a > 5 && memcmp(t + 1, "cuda", 4) == 0 ? A_DEVICE : A_NONE;
+  return ts_node_end_byte(dev) - a > 5 && memcmp(src->bytes + a + 1, "cuda", 4) == 0;
+}
+
+/* What the call makes, from its model entry's roles: a stream or handle (`handle`), pinned host
+ * memory (`pinned`), or a device buffer (`buffer`). A buffer is on the device when its entry's
+ * result is device; on a library's default device (`default-device`: wp.zeros(n)), when
+ * `device=` is absent or a CUDA string (code that passes a device variable loops over devices,
+ * the CPU among them); otherwise (`device-kwarg`: torch.zeros(n) without `device=` is host
+ * memory; `arg0`: zeros_like(a) is where a is) when the model puts the result there. */
+static akind alloc_kind(const gl_check_ctx *ctx, TSNode call) {
+  const gl_api_entry *e = gl_model_call_entry(ctx->model, call);
+  if (!e) return A_NONE;
+  if (e->roles & GL_ROLE_HANDLE) return A_HANDLE;
+  if (e->roles & GL_ROLE_PINNED) return A_PINNED;
+  if (!(e->roles & GL_ROLE_BUFFER)) return A_NONE;
+  if (e->result == GL_RESULT_DEVICE) return A_DEVICE;
+  if (e->result == GL_RESULT_DEFAULT_DEVICE) {
+    TSNode dev = gl_check__kwarg(ctx->src, call, "device");
+    return ts_node_is_null(dev) || cuda_literal(ctx->src, dev) ? A_DEVICE : A_NONE;
+  }
+  return gl_model_prov(ctx->model, call) == GL_PROV_DEVICE ? A_DEVICE : A_NONE;
 }
 
 /* A name or an attribute chain on a name (`x`, `x.shape`, `self.cfg.n`). */
@@ -168,13 +140,6 @@ static void visit_assignment(astate *st, const gl_check__walk *w, TSNode asg) {
   gl_vec_push(&st->cands, c);
 }
 
-static bool is_gpu_qname(const char *q) {
-  size_t len = strcspn(q, ".");
-  for (size_t i = 0; i < sizeof gpu_libs / sizeof gpu_libs[0]; i++)
-    if (strlen(gpu_libs[i]) == len && memcmp(q, gpu_libs[i], len) == 0) return true;
-  return false;
-}
-
 /* True when the call only reads the data of its arguments: a GPU library function, a kernel
  * launch `k[grid, block](...)`, a method of a device value, or a builtin that reads. */
 static bool reading_call(const astate *st, TSNode call) {
@@ -183,7 +148,7 @@ static bool reading_call(const astate *st, TSNode call) {
   TSNode fn = gl_parse_child(call, "function", 8);
   char q[QNAME_CAP];
   if (GL_IS(fn, subscript)) return true;
-  if (gl_model_resolve(m, fn, q, sizeof q)) return is_gpu_qname(q);
+  if (gl_model_resolve(m, fn, q, sizeof q)) return gl_libmodels_gpu_module(gl_model_libmodels(m), q);
   if (GL_IS(fn, attribute)) {
     TSNode obj = gl_parse_child(fn, "object", 6);
     return gl_model_prov(m, obj) == GL_PROV_DEVICE;
@@ -387,16 +352,10 @@ static void report(const astate *st, const cand *c) {
   gl_check_report(st->ctx, c->call, msg);
 }
 
-static const char *const alloc_libs[] = {"cupy", "cupyx", "numba", "numba_cuda_mlir", "torch",
-                                         "warp", "rmm", "pylibraft"};
-static const char *const handle_libs[] = {"cupy", "numba", "numba_cuda_mlir", "torch",
-                                          "pylibraft", "cuml", "cuvs"};
-
 static void run(const gl_check_ctx *ctx, bool handles) {
   if (!ctx->model) return;
-  bool lib = handles ? gl_check__imports_any(ctx->model, handle_libs, 7)
-                     : gl_check__imports_any(ctx->model, alloc_libs, 8);
-  if (!lib) return;
+  uint32_t roles = handles ? GL_ROLE_HANDLE : GL_ROLE_BUFFER | GL_ROLE_PINNED;
+  if (!gl_check__imports_role(ctx->model, roles)) return;
   astate st = {.ctx = ctx, .handles = handles};
   gl_check__walk w;
   gl_check__walk_init(&w, ctx->model, ts_tree_root_node(ctx->tree));
