@@ -17,7 +17,7 @@
 /* In bit order: role_names[i] is the name of bit 1u << i. */
 static const char *const role_names[GL_ROLE_COUNT] = {
     "device-returning", "host-returning", "d2h", "h2d", "sync", "alloc", "gpu-work", "timer",
-    "buffer", "pinned", "handle", "mapped",
+    "buffer", "pinned", "handle", "mapped", "jit", "event", "launch",
 };
 
 uint32_t gl_role_parse(const char *name, size_t len) {
@@ -91,6 +91,8 @@ void gl_libmodels_free(gl_libmodels *lm) {
   gl_vec_free(&lm->files);
   gl_vec_free(&lm->libraries);
   gl_vec_free(&lm->gpu_library);
+  for (size_t i = 0; i < lm->warm_up.len; i++) free(lm->warm_up.data[i]);
+  gl_vec_free(&lm->warm_up);
   free(lm);
 }
 
@@ -446,6 +448,18 @@ const char *gl_libmodels_module(const gl_libmodels *lm, size_t i, size_t *len, u
   if (roles) *roles = m->roles;
   if (gpu) *gpu = m->gpu;
   return m->seg;
+}
+
+const char *gl_libmodels_warm_up(const gl_libmodels *lm, uint16_t library) {
+  return lm && library < lm->warm_up.len ? lm->warm_up.data[library] : NULL;
+}
+
+size_t gl_libmodels_entry_count(const gl_libmodels *lm) { return lm ? lm->entries.len : 0; }
+
+const char *gl_libmodels_function_at(const gl_libmodels *lm, size_t i, const gl_api_entry **e) {
+  const gl_lm__entry *en = &lm->entries.data[i];
+  *e = &en->api;
+  return en->kind == GL_LM_FUNCTION || en->kind == GL_LM_WILDCARD ? en->name : NULL;
 }
 
 bool gl_libmodels_gpu_module(const gl_libmodels *lm, const char *q) {

@@ -32,8 +32,13 @@ enum {
   GL_ROLE_HANDLE = 1u << 10,          /* creates a stream or a library handle (resources) */
   GL_ROLE_MAPPED = 1u << 11,          /* memory both sides reach without a copy (mapped and managed
                                          arrays): a kernel writes it in place */
+  GL_ROLE_JIT = 1u << 12,             /* makes (or decorates into) a callable compiled on its first
+                                         call: numba.cuda.jit, cupy.RawKernel, jax.jit */
+  GL_ROLE_EVENT = 1u << 13,           /* makes a device event (records and times device work) */
+  GL_ROLE_LAUNCH = 1u << 14,          /* launches the kernel given as its first argument or
+                                         `kernel=` (warp.launch) */
 };
-#define GL_ROLE_COUNT 12
+#define GL_ROLE_COUNT 15
 #define GL_ROLES_RECORDED 0xffu
 
 /* "d2h" -> GL_ROLE_D2H ...; 0 for an unknown name. */
@@ -135,6 +140,7 @@ typedef struct gl_api_entry {
   uint8_t syncs_on;          /* "syncs-on": N: 1 + the position of the argument whose device
                                 values the sync waits for (repeat_interleave's repeats); 0: the
                                 receiver of a method, the first argument of a function */
+  uint16_t library;          /* the model file that defines it (gl_libmodels_warm_up) */
   char syncs_unless[GL_SYNCS_UNLESS_CAP];  /* "syncs-unless": a keyword that, given with a value
                                 other than True, removes the sync (repeat_interleave's
                                 output_size, validate_args); "" when none */
@@ -213,6 +219,13 @@ int gl_libmodels_gpu_only(const gl_libmodels *lm, const char *q);
 size_t gl_libmodels_module_count(const gl_libmodels *lm);
 const char *gl_libmodels_module(const gl_libmodels *lm, size_t i, size_t *len, uint32_t *roles,
                                 bool *gpu);
+/* The model file `library`'s "warm-up" (what its jit callables do on their first call and how
+ * to warm them up, as GPU304's message says it), or NULL. */
+const char *gl_libmodels_warm_up(const gl_libmodels *lm, uint16_t library);
+/* Every function entry, i < gl_libmodels_entry_count: its qualified name (a wildcard keeps its
+ * ".*") and entry in *e, or NULL for an entry that is not a function's. */
+size_t gl_libmodels_entry_count(const gl_libmodels *lm);
+const char *gl_libmodels_function_at(const gl_libmodels *lm, size_t i, const gl_api_entry **e);
 /* True when the dotted name q starts with a GPU library's module ("cupy.asarray", "torch") or
  * lies in a gpu-only module ("dask_cudf.read_csv"). */
 bool gl_libmodels_gpu_module(const gl_libmodels *lm, const char *q);

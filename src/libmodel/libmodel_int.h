@@ -95,6 +95,7 @@ struct gl_libmodels {
   gl_vec(char *) gpu_only;    /* "gpu-only-modules" of every model file, owned */
   gl_vec(char *) step_defs;   /* "per-step-defs" patterns of every model file, owned */
   gl_vec(uint8_t) gpu_library; /* per file: it names a device-array or gpu-only modules */
+  gl_vec(char *) warm_up;     /* per file: its "warm-up", owned, or NULL */
   /* Built by gl_libmodels_freeze; cleared by gl_libmodels_add. */
   bool frozen;
   int freeze_rc;              /* what gl_libmodels_freeze returned */

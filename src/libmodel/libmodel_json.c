@@ -229,7 +229,7 @@ static uint32_t read_roles(jctx *c, const cJSON *v, size_t off) {
       err(c, m.val, "a role must be a string");
     else if (!bit)
       err(c, m.val, "unknown role '%s' (expected device-returning, host-returning, d2h, h2d, sync, alloc, "
-                    "gpu-work, timer, buffer, pinned, handle or mapped)", it->valuestring);
+                    "gpu-work, timer, buffer, pinned, handle, mapped, jit, event or launch)", it->valuestring);
     else if (roles & bit)
       err(c, m.val, "duplicate role '%s'", it->valuestring);
     roles |= bit;
@@ -369,6 +369,7 @@ static uint32_t read_entry(jctx *c, const cJSON *v, const jcur *at, uint8_t kind
   }
   gl_lm__entry e = {.kind = kind, .owner = owner, .at = pos_of(c, at->key)};
   e.api.type = e.api.decorates = GL_TYPE_NONE;
+  e.api.library = (uint16_t)c->file;
   size_t nerr = c->nerr, when_off = at->val, result_off = at->val;
   jcur m;
   for (const cJSON *it = v->child; it; it = it->next) {
@@ -504,7 +505,8 @@ static void read_types(jctx *c, const cJSON *obj, size_t off) {
 static bool is_root_key(const char *k) {
   return strcmp(k, "library") == 0 || strcmp(k, "description") == 0 || strcmp(k, "functions") == 0 ||
          strcmp(k, "types") == 0 || strcmp(k, "triggers") == 0 || strcmp(k, "device-array") == 0 ||
-         strcmp(k, "gpu-only-modules") == 0 || strcmp(k, "per-step-defs") == 0;
+         strcmp(k, "gpu-only-modules") == 0 || strcmp(k, "per-step-defs") == 0 ||
+         strcmp(k, "warm-up") == 0;
 }
 
 /* "rules/models/cupy.json" -> "cupy" (length in *n). */
@@ -589,6 +591,17 @@ static void read_gpu_only(jctx *c, const cJSON *arr, size_t off) {
   if (arr->child) c->lm->gpu_library.data[c->file] = 1;
 }
 
+/* "warm-up": a sentence for GPU304's message (what the library's jit callables do on their
+ * first call, and how to warm them up). */
+static void read_warm_up(jctx *c, const cJSON *v, size_t off) {
+  if (!cJSON_IsString(v) || !v->valuestring[0]) {
+    err(c, off, "'warm-up' must be a non-empty string");
+    return;
+  }
+  free(c->lm->warm_up.data[c->file]);
+  c->lm->warm_up.data[c->file] = gl_xstrdup(v->valuestring);
+}
+
 /* "per-step-defs": shell globs over def names (letters, digits, '_' and '*'). */
 static void read_step_defs(jctx *c, const cJSON *arr, size_t off) {
   bool ok = cJSON_IsArray(arr);
@@ -620,7 +633,7 @@ static bool read_root(jctx *c, const cJSON *root, size_t off) {
     if (!is_root_key(it->string))
       err(c, m.key,
           "unknown key '%s' (expected library, description, triggers, device-array, "
-          "gpu-only-modules, per-step-defs, functions or types)",
+          "gpu-only-modules, per-step-defs, warm-up, functions or types)",
           it->string);
     if (strcmp(it->string, "library") == 0) lib = it, lib_off = m.val;
   }
@@ -634,6 +647,7 @@ static bool read_root(jctx *c, const cJSON *root, size_t off) {
     if (strcmp(it->string, "device-array") == 0) read_device_array(c, it, m.val);
     if (strcmp(it->string, "gpu-only-modules") == 0) read_gpu_only(c, it, m.val);
     if (strcmp(it->string, "per-step-defs") == 0) read_step_defs(c, it, m.val);
+    if (strcmp(it->string, "warm-up") == 0) read_warm_up(c, it, m.val);
     if (strcmp(it->string, "functions") == 0) read_functions(c, it, m.val);
     if (strcmp(it->string, "types") == 0) read_types(c, it, m.val);
   }
@@ -669,12 +683,14 @@ int gl_libmodels_add(gl_libmodels *lm, const char *path, const char *data, size_
   gl_vec_push(&lm->files, gl_xstrdup(c.path));
   gl_vec_push(&lm->libraries, gl_xstrdup(""));
   gl_vec_push(&lm->gpu_library, (uint8_t)0);
+  gl_vec_push(&lm->warm_up, (char *)NULL);
   build_lines(&c);
   if (!parse_and_read(&c)) {
     /* Not json, or it repeats a library: read nothing of it, and it is not counted. */
     free(lm->files.data[--lm->files.len]);
     free(lm->libraries.data[--lm->libraries.len]);
     lm->gpu_library.len--;
+    free(lm->warm_up.data[--lm->warm_up.len]);
   }
   free((char *)c.text);
   gl_vec_free(&c.lines);

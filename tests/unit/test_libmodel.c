@@ -75,7 +75,8 @@ static void test_roles(void **state) {
   (void)state;
   static const char *const names[] = {"device-returning", "host-returning", "d2h", "h2d",
                                       "sync", "alloc", "gpu-work", "timer",
-                                      "buffer", "pinned", "handle", "mapped"};
+                                      "buffer", "pinned", "handle", "mapped",
+                                      "jit", "event", "launch"};
   for (int i = 0; i < GL_ROLE_COUNT; i++) {
     assert_int_equal(gl_role_parse(names[i], strlen(names[i])), 1u << i);
     assert_string_equal(gl_role_name(1u << i), names[i]);
@@ -290,7 +291,7 @@ static void test_bad_json(void **state) {
 static void test_unknown_keys(void **state) {
   (void)state;
   expect_one(" \"description\"", " \"descripton\"", 2, 2,
-             "unknown key 'descripton' (expected library, description, triggers, device-array, gpu-only-modules, per-step-defs, functions or types)");
+             "unknown key 'descripton' (expected library, description, triggers, device-array, gpu-only-modules, per-step-defs, warm-up, functions or types)");
   expect_one("\"roles\": [\"timer\"]", "\"role\": [\"timer\"]", 12, 25,
              "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step, partial, host-sink, any-receiver, device-params, places, syncs, syncs-args, syncs-on or syncs-unless)");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"host\", \"method\": {}}", 22, 39,
@@ -389,6 +390,35 @@ static void test_modules(void **state) {
   assert_false(gl_libmodels_gpu_module(lm, "demo_ext.x"));
   assert_int_equal(gl_libmodels_module_count(NULL), 0);
   gl_libmodels_free(lm);
+}
+
+/* "warm-up" belongs to its model file, which every entry knows; function entries can be listed. */
+static void test_warm_up_and_entries(void **state) {
+  (void)state;
+  gl_libmodels *lm = load_edited(" \"functions\": {\n",
+                                 " \"warm-up\": \"call it twice\",\n \"functions\": {\n");
+  const gl_api_entry *e = fn(lm, "demo.zeros_like");
+  assert_non_null(e);
+  assert_string_equal(gl_libmodels_warm_up(lm, e->library), "call it twice");
+  assert_null(gl_libmodels_warm_up(lm, 7));
+  size_t functions = 0, wild = 0;
+  for (size_t i = 0; i < gl_libmodels_entry_count(lm); i++) {
+    const gl_api_entry *x;
+    const char *name = gl_libmodels_function_at(lm, i, &x);
+    functions += name != NULL;
+    wild += name && strcmp(name, "demo.*") == 0;
+    if (name && strcmp(name, "demo.zeros_like") == 0) assert_ptr_equal(x, e);
+  }
+  assert_int_equal(functions, 9);
+  assert_int_equal(wild, 1);
+  gl_libmodels_free(lm);
+  lm = load_demo();
+  assert_null(gl_libmodels_warm_up(lm, fn(lm, "demo.zeros_like")->library));
+  assert_null(gl_libmodels_warm_up(NULL, 0));
+  assert_int_equal(gl_libmodels_entry_count(NULL), 0);
+  gl_libmodels_free(lm);
+  expect_one(" \"functions\": {\n", " \"warm-up\": \"\",\n \"functions\": {\n", 3, 13,
+             "'warm-up' must be a non-empty string");
 }
 
 /* "clock" says which clock a timer reads; only functions have one. */
@@ -527,7 +557,7 @@ static void test_places(void **state) {
 static void test_positions_after_strings(void **state) {
   (void)state;
   expect_one("everything\",\n", "everything\", \"x\": 1,\n", 2, 55,
-             "unknown key 'x' (expected library, description, triggers, device-array, gpu-only-modules, per-step-defs, functions or types)");
+             "unknown key 'x' (expected library, description, triggers, device-array, gpu-only-modules, per-step-defs, warm-up, functions or types)");
   expect_one("\"demo.random.seed\": {}", "\"demo.random.seed\": {\"type\": \"a{b\"}", 7, 32,
              "invalid type name 'a{b' (expected a dotted name)");
 }
@@ -536,7 +566,7 @@ static void test_bad_values(void **state) {
   (void)state;
   expect_one("[\"gpu-work\", \"device-returning\"]", "[\"gpu-work\", \"device_returning\"]", 6, 43,
              "unknown role 'device_returning' (expected device-returning, host-returning, d2h, h2d, sync, "
-             "alloc, gpu-work, timer, buffer, pinned, handle or mapped)");
+             "alloc, gpu-work, timer, buffer, pinned, handle, mapped, jit, event or launch)");
   expect_one("[\"gpu-work\", \"sync\"]", "[\"gpu-work\", \"gpu-work\"]", 23, 50, "duplicate role 'gpu-work'");
   expect_one("[\"gpu-work\", \"sync\"]", "[\"gpu-work\", 7]", 23, 50, "a role must be a string");
   expect_one("\"roles\": [\"timer\"]", "\"roles\": \"timer\"", 12, 34, "'roles' must be an array of role names");
@@ -617,7 +647,7 @@ static void test_all_errors_and_valid_parts_kept(void **state) {
   assert_diag(&errs.data[0], "demo.json", 7, 32, "'when' must be a string");
   assert_diag(&errs.data[1], "demo.json", 12, 35,
               "unknown role 'timers' (expected device-returning, host-returning, d2h, h2d, sync, alloc, "
-              "gpu-work, timer, buffer, pinned, handle or mapped)");
+              "gpu-work, timer, buffer, pinned, handle, mapped, jit, event or launch)");
   assert_int_equal(gl_libmodels_freeze(lm, &errs), GL_OK);
   assert_int_equal(errs.len, 2);
   assert_null(fn(lm, "time.perf_counter"));         /* the bad entries are left out */
@@ -935,6 +965,7 @@ int main(void) {
       cmocka_unit_test(test_duplicate_library),
       cmocka_unit_test(test_device_array_and_gpu_only),
       cmocka_unit_test(test_modules),
+      cmocka_unit_test(test_warm_up_and_entries),
       cmocka_unit_test(test_clock),
       cmocka_unit_test(test_flags),
       cmocka_unit_test(test_device_params),

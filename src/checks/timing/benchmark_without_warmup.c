@@ -19,40 +19,9 @@
 #define QNAME_CAP 256
 #define MAX_JIT_TYPES 16
 
-typedef enum jlib { J_NUMBA, J_WARP, J_CUPY, J_JAX, J_TORCH } jlib;
-
-typedef struct maker {
-  const char *name;
-  jlib lib;
-} maker;
-
-static const maker makers[] = {
-    {"numba.cuda.jit", J_NUMBA},      {"numba_cuda_mlir.cuda.jit", J_NUMBA},
-    {"warp.kernel", J_WARP},          {"cupy.RawKernel", J_CUPY},
-    {"cupy.ElementwiseKernel", J_CUPY}, {"cupy.ReductionKernel", J_CUPY},
-    {"cupy.fuse", J_CUPY},            {"cupyx.jit.rawkernel", J_CUPY},
-    {"jax.jit", J_JAX},               {"jax.pmap", J_JAX},
-    {"torch.compile", J_TORCH},
-};
-
-/* The fix each library needs, after "call it once before the timer starts". */
-static const char *const fixes[] = {
-    [J_NUMBA] = "Numba compiles the kernel (and CUDA creates its context) on the first launch; "
-                "launch it once and call `numba.cuda.synchronize()` before the timer starts, or "
-                "time it with `cupyx.profiler.benchmark` (it warms up)",
-    [J_WARP] = "Warp builds and loads the kernel's module on the first launch; launch it once and "
-               "call `wp.synchronize()` before the timer starts",
-    [J_CUPY] = "CuPy compiles the kernel on its first call; call it once before the timer starts, "
-               "or time it with `cupyx.profiler.benchmark` (it warms up)",
-    [J_JAX] = "jax.jit traces and compiles on the first call; call it once and "
-              "`jax.block_until_ready` the result before the timer starts",
-    [J_TORCH] = "torch.compile compiles on the first call; call it once before timing, or use "
-                "`torch.utils.benchmark.Timer` with warm-up runs",
-};
-
 typedef struct jtype {
   uint16_t type;
-  jlib lib;
+  uint16_t library;     /* the model file of its maker (its "warm-up" is the fix) */
 } jtype;
 
 typedef struct site {
@@ -76,37 +45,32 @@ typedef struct wstate {
 } wstate;
 
 
-static const maker *find_maker(const char *q) {
-  for (size_t i = 0; i < sizeof makers / sizeof makers[0]; i++)
-    if (strcmp(makers[i].name, q) == 0) return &makers[i];
-  return NULL;
-}
-
 static const jtype *jit_type(const wstate *st, uint16_t t) {
   for (size_t i = 0; t != GL_TYPE_NONE && i < st->ntypes; i++)
     if (st->types[i].type == t) return &st->types[i];
   return NULL;
 }
 
-static void learn(wstate *st, uint16_t t, jlib lib) {
+static void learn(wstate *st, uint16_t t, uint16_t library) {
   if (t == GL_TYPE_NONE || jit_type(st, t) || st->ntypes == MAX_JIT_TYPES) return;
-  st->types[st->ntypes++] = (jtype){t, lib};
+  st->types[st->ntypes++] = (jtype){t, library};
 }
 
-/* The maker an expression names: `cuda.jit`, or the callee of `cuda.jit(...)`. */
-static const maker *maker_of(const gl_model *m, TSNode e) {
+/* The maker an expression names (`cuda.jit`, or the callee of `cuda.jit(...)`): a function
+ * whose model entry has the jit role; NULL otherwise. */
+static const gl_api_entry *maker_of(const gl_model *m, TSNode e) {
   char q[QNAME_CAP];
   if (GL_IS(e, call)) e = gl_parse_child(e, "function", 8);
   if (ts_node_is_null(e) || !gl_model_resolve(m, e, q, sizeof q)) return NULL;
-  return find_maker(q);
+  const gl_api_entry *en = gl_libmodels_function(gl_model_libmodels(m), q, strlen(q));
+  return en && (en->roles & GL_ROLE_JIT) ? en : NULL;
 }
 
 /* A check gets type ids but no type names: learn the ids of the JIT callables' types from the
  * makers this file calls (`cp.RawKernel(...)`) and the defs it decorates (`@cuda.jit`). */
 static void learn_event(wstate *st, TSNode call) {
-  char q[QNAME_CAP];
-  if (!gl_check__callee(st->ctx->model, call, q, sizeof q)) return;
-  if (strcmp(q, "torch.cuda.Event") != 0 && strcmp(q, "cupy.cuda.Event") != 0) return;
+  const gl_api_entry *e = gl_model_call_entry(st->ctx->model, call);
+  if (!e || !(e->roles & GL_ROLE_EVENT)) return;
   uint16_t t = gl_model_type(st->ctx->model, call);
   for (size_t i = 0; i < st->nev; i++)
     if (st->ev_types[i] == t) return;
@@ -127,8 +91,8 @@ static bool marks_time(const wstate *st, TSNode call) {
 static void learn_types(wstate *st, TSNode n) {
   const gl_model *m = st->ctx->model;
   if (GL_IS(n, call)) {
-    const maker *mk = maker_of(m, n);
-    if (mk) learn(st, gl_model_type(m, n), mk->lib);
+    const gl_api_entry *mk = maker_of(m, n);
+    if (mk) learn(st, gl_model_type(m, n), mk->library);
     learn_event(st, n);
     return;
   }
@@ -140,8 +104,8 @@ static void learn_types(wstate *st, TSNode n) {
   for (uint32_t i = 0; i < k; i++) {
     TSNode d = ts_node_named_child(n, i);
     if (!gl_parse_type_is(d, "decorator") || ts_node_named_child_count(d) == 0) continue;
-    const maker *mk = maker_of(m, ts_node_named_child(d, 0));
-    if (mk) learn(st, gl_model_type(m, name), mk->lib);
+    const gl_api_entry *mk = maker_of(m, ts_node_named_child(d, 0));
+    if (mk) learn(st, gl_model_type(m, name), mk->library);
   }
 }
 
@@ -155,9 +119,8 @@ static TSNode called_name(const wstate *st, TSNode call) {
     TSNode v = gl_parse_child(fn, "value", 5);
     return !ts_node_is_null(v) && GL_IS(v, identifier) ? v : none;
   }
-  char q[QNAME_CAP];
-  if (!gl_model_resolve(st->ctx->model, fn, q, sizeof q)) return none;
-  if (strcmp(q, "warp.launch") != 0 && strcmp(q, "warp.launch_tiled") != 0) return none;
+  const gl_api_entry *e = gl_model_call_entry(st->ctx->model, call);
+  if (!e || !(e->roles & GL_ROLE_LAUNCH)) return none;
   TSNode k = gl_check__arg(call, 0);
   if (ts_node_is_null(k)) k = gl_check__kwarg(st->ctx->src, call, "kernel");
   return !ts_node_is_null(k) && GL_IS(k, identifier) ? k : none;
@@ -265,6 +228,12 @@ static bool cold(const wstate *st, const site *c) {
   return true;
 }
 
+/* The fix: the maker's library's "warm-up" (its model). */
+static const char *warm_up(const wstate *st, const jtype *jt) {
+  const char *w = gl_libmodels_warm_up(gl_model_libmodels(st->ctx->model), jt->library);
+  return w ? w : "call it once before the timer starts";
+}
+
 static void report(const wstate *st, const site *c, const site *t1, const site *t2) {
   const jtype *jt = jit_type(st, c->type);
   const gl_source *src = st->ctx->src;
@@ -273,7 +242,7 @@ static void report(const wstate *st, const site *c, const site *t1, const site *
   char msg[640];
   snprintf(msg, sizeof msg,
            "the first call of `%.*s` is timed, so the measurement includes compilation: %s",
-           len, src->bytes + a, fixes[jt->lib]);
+           len, src->bytes + a, warm_up(st, jt));
   const TSNode rel[2] = {t1->call, t2->call};
   const char *const rel_msg[2] = {"the timer starts here", "and stops here"};
   gl_check_report_related(st->ctx, c->call, msg, rel, rel_msg, 2);
@@ -336,13 +305,17 @@ static void check_region(wstate *st, const site *t1, const site *t2) {
   }
 }
 
-/* False when src cannot call a maker: a name resolves to a maker only where the maker's last
- * component is written (`@cuda.jit`, `from cupy import RawKernel as RK`), so a file without any
- * of them learns no JIT type and the whole-file scan is skipped. */
-static bool may_call_maker(const gl_source *src) {
-  for (size_t i = 0; i < sizeof makers / sizeof makers[0]; i++) {
-    const char *last = strrchr(makers[i].name, '.');
-    if (gl_source_has(src, last ? last + 1 : makers[i].name)) return true;
+/* False when src cannot call a maker: a name resolves to a maker (a function with the jit role)
+ * only where the maker's last component is written (`@cuda.jit`, `from cupy import RawKernel as
+ * RK`), so a file without any of them learns no JIT type and the whole-file scan is skipped. */
+static bool may_call_maker(const gl_check_ctx *ctx) {
+  const gl_libmodels *lm = gl_model_libmodels(ctx->model);
+  for (size_t i = 0; i < gl_libmodels_entry_count(lm); i++) {
+    const gl_api_entry *e;
+    const char *name = gl_libmodels_function_at(lm, i, &e);
+    if (!name || !(e->roles & GL_ROLE_JIT)) continue;
+    const char *last = strrchr(name, '.');
+    if (gl_source_has(ctx->src, last ? last + 1 : name)) return true;
   }
   return false;
 }
@@ -350,7 +323,7 @@ static bool may_call_maker(const gl_source *src) {
 /* The first call of a JIT-compiled callable between two clock reads (or CUDA event records) of
  * one function, with no call of it before the region. */
 void gl_check_benchmark_without_warmup(const gl_check_ctx *ctx) {
-  if (!ctx->model || !may_call_maker(ctx->src)) return;
+  if (!ctx->model || !may_call_maker(ctx)) return;
   wstate st = {.ctx = ctx};
   collect_scopes(&st);
   if (st.ntypes > 0) {
