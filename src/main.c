@@ -421,7 +421,7 @@ static gl_hash128 run_key(const gl_cli *cli, const gl_ruleset *set, const gl_eng
   gl_cache_key_self(&kb);
   gl_cache_key_ruleset(&kb, set);
   for (size_t i = 0; i < cli->rules_dirs.len; i++) gl_cache_key_models_dir(&kb, cli->rules_dirs.data[i]);
-  if (cli->evidence) gl_cache_key_file(&kb, "evidence", cli->evidence);
+  if (cli->evidence) gl_cache_key_file(&kb, "evidence", cli->evidence, GL_EVIDENCE_MAX_BYTES);
   const uint64_t engine[4] = {eo->max_file_bytes, eo->parse_timeout_ms, eo->match_limit, eo->prefilter};
   gl_cache_key_add(&kb, "engine", engine, sizeof(engine));
   gl_hash128 key = gl_hash128_of(kb.data, kb.len, 0);

@@ -81,7 +81,7 @@ int gl_load_read(const char *path, size_t cap, char **out, size_t *len, gl_load_
 }
 
 /* The message gl_load_file gives for fail (no path prefix). */
-static int load_error(gl_diag *err, const gl_load_fail *fail, size_t limit) {
+int gl_load_fail_diag(gl_diag *err, const gl_load_fail *fail, size_t limit) {
   static const char *const step_verb[] = {
       [GL_LOAD_OPEN] = "open", [GL_LOAD_STAT] = "stat", [GL_LOAD_READ] = "read"};
   char text[256];
@@ -199,7 +199,7 @@ int gl_load_file(gl_source *src, const char *path, size_t max_bytes, gl_diag *er
   char *bytes = NULL;
   size_t len = 0;
   gl_load_fail fail;
-  if (gl_load_read(path, limit, &bytes, &len, &fail) != GL_OK) return load_error(err, &fail, limit);
+  if (gl_load_read(path, limit, &bytes, &len, &fail) != GL_OK) return gl_load_fail_diag(err, &fail, limit);
   adopt(src, path, bytes, len);
   return GL_OK;
 }

@@ -66,6 +66,10 @@ typedef struct gl_load_fail {
  * nothing is allocated, *fail says why, and the return is GL_ESKIP (not regular, too big) or
  * GL_EIO (a system call failed). Callers word the message for what the file is. */
 int gl_load_read(const char *path, size_t cap, char **out, size_t *len, gl_load_fail *fail);
+/* Words a failed gl_load_read into err, without a path ("not a regular file", "file is N
+ * bytes, over the size cap of cap bytes", "cannot open file: ..."); returns what gl_load_read
+ * did (GL_ESKIP or GL_EIO). */
+int gl_load_fail_diag(gl_diag *err, const gl_load_fail *fail, size_t cap);
 
 /* Reads path into src. Opens with O_NONBLOCK and checks fstat: anything but a regular file is
  * GL_ESKIP with a message, a file over max_bytes (0 = no cap) is GL_ESKIP, a read error GL_EIO.

@@ -44,8 +44,9 @@ void gl_cache_key_add(gl_cache_keybuf *kb, const char *label, const void *data, 
 /* Appends the ruleset: each rule's id, whole rule file, enabled flag, level and option values in
  * effect; each pack's name, triggers and default; the number of library models. */
 void gl_cache_key_ruleset(gl_cache_keybuf *kb, const gl_ruleset *set);
-/* Appends the bytes of the file at path (or a marker when it cannot be read). */
-void gl_cache_key_file(gl_cache_keybuf *kb, const char *label, const char *path);
+/* Appends the bytes of the file at path (or a marker when it cannot be read, is not a regular
+ * file or has more than cap bytes: gl_load_read). */
+void gl_cache_key_file(gl_cache_keybuf *kb, const char *label, const char *path, size_t cap);
 /* Appends dir/models/ *.json (sorted by name, names and bytes): a --rules directory's models. */
 void gl_cache_key_models_dir(gl_cache_keybuf *kb, const char *dir);
 /* Appends the identity of the running executable (size, mtime, inode of /proc/self/exe), so a

@@ -61,26 +61,17 @@ void gl_cache_key_ruleset(gl_cache_keybuf *kb, const gl_ruleset *set) {
   add_u64(kb, "models", gl_libmodels_count(set->models));
 }
 
-void gl_cache_key_file(gl_cache_keybuf *kb, const char *label, const char *path) {
+void gl_cache_key_file(gl_cache_keybuf *kb, const char *label, const char *path, size_t cap) {
   add_str(kb, label, path);
-  FILE *f = fopen(path, "rb");
-  if (!f) {
+  char *bytes = NULL;
+  size_t len = 0;
+  gl_load_fail fail;
+  if (gl_load_read(path, cap, &bytes, &len, &fail) != GL_OK) {
     add_str(kb, "unreadable", path);
     return;
   }
-  gl_cache_keybuf bytes = {0};
-  char buf[8192];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
-    gl_vec_reserve(&bytes, bytes.len + n);
-    memcpy(bytes.data + bytes.len, buf, n);
-    bytes.len += n;
-  }
-  bool failed = ferror(f) != 0;
-  fclose(f);
-  if (failed) add_str(kb, "unreadable", path);
-  else gl_cache_key_add(kb, "bytes", bytes.data ? bytes.data : "", bytes.len);
-  gl_vec_free(&bytes);
+  gl_cache_key_add(kb, "bytes", bytes, len);
+  free(bytes);
 }
 
 static int cmp_names(const void *a, const void *b) {
@@ -107,7 +98,7 @@ void gl_cache_key_models_dir(gl_cache_keybuf *kb, const char *dir) {
     size_t plen = strlen(models) + 1 + strlen(names.data[i]) + 1;
     char *path = gl_xmalloc(plen);
     snprintf(path, plen, "%s/%s", models, names.data[i]);
-    gl_cache_key_file(kb, "model", path);
+    gl_cache_key_file(kb, "model", path, GL_RULE_FILE_MAX_BYTES);
     free(path);
     free(names.data[i]);
   }

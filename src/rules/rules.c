@@ -22,7 +22,6 @@
 #include "rules/embedded.h"
 #include "rules/rules_int.h"
 
-#define GL_RULE_FILE_MAX_BYTES (4u << 20) /* a rule file is documentation, not data */
 #define GL_MODELS_FOLDER "models"         /* rules/models/ holds library models, not a pack */
 
 int gl_level_parse(const char *s) {

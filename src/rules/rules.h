@@ -14,6 +14,9 @@
 #include "base/vec.h"
 #include "libmodel/libmodel.h"
 
+/* The most bytes a rule or model file may have: a rule file is documentation, not data. */
+#define GL_RULE_FILE_MAX_BYTES (4u << 20)
+
 typedef enum gl_level {
   GL_LEVEL_NONE = 0,
   GL_LEVEL_NOTE = 1,

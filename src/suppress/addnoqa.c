@@ -39,30 +39,14 @@ static bool ends_with(const char *s, const char *suffix) {
   return n >= m && strcmp(s + n - m, suffix) == 0;
 }
 
+/* The file as written (gl_load_read: a regular file only, within the load cap). */
 static int read_all(const char *path, char **bytes, size_t *len, gl_diag *err) {
-  FILE *fp = fopen(path, "rb");
-  if (!fp) {
-    gl_diag_set(err, path, 0, 0, "cannot open '%s' to add noqa comments: errno %d", path, errno);
-    return GL_EIO;
-  }
-  gl_vec(char) buf = {0};
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof(chunk), fp)) > 0) {
-    gl_vec_reserve(&buf, n);
-    memcpy(buf.data + buf.len, chunk, n);
-    buf.len += n;
-  }
-  bool bad = ferror(fp);
-  fclose(fp);
-  if (bad) {
-    gl_vec_free(&buf);
-    gl_diag_set(err, path, 0, 0, "cannot read '%s' to add noqa comments", path);
-    return GL_EIO;
-  }
-  *bytes = buf.data ? buf.data : gl_xstrdup("");
-  *len = buf.len;
-  return 0;
+  gl_load_fail fail;
+  if (gl_load_read(path, GL_LOAD_MAX_BYTES, bytes, len, &fail) == GL_OK) return 0;
+  gl_diag why;
+  int rc = gl_load_fail_diag(&why, &fail, GL_LOAD_MAX_BYTES);
+  gl_diag_set(err, path, 0, 0, "cannot read '%s' to add noqa comments: %s", path, why.msg);
+  return rc;
 }
 
 /* GPU001's findings get no noqa: silencing an unused directive with another one helps nobody. */

@@ -197,7 +197,7 @@ static gl_hash128 key_of(const gl_ruleset *set, const char *evidence, const char
   gl_cache_key_self(&kb);
   gl_cache_key_ruleset(&kb, set);
   if (rules_dir) gl_cache_key_models_dir(&kb, rules_dir);
-  if (evidence) gl_cache_key_file(&kb, "evidence", evidence);
+  if (evidence) gl_cache_key_file(&kb, "evidence", evidence, 64);
   gl_cache_key_add(&kb, "engine", &engine, sizeof(engine));
   gl_hash128 h = gl_hash128_of(kb.data, kb.len, 0);
   gl_vec_free(&kb);
@@ -232,6 +232,17 @@ static void test_run_key_inputs(void **state) {
   assert_key_differs(base, key_of(set, NULL, tmp, 1));        /* no evidence */
   write_text(ev, "{\"a\": 2}");
   assert_key_differs(base, key_of(set, ev, tmp, 1));          /* evidence contents */
+  write_text(ev, "{\"a\": 1}");
+  gl_hash128 again = key_of(set, ev, tmp, 1);
+  assert_true(base.lo == again.lo && base.hi == again.hi);
+  write_text(ev, "{\"a\": \"over the cap of sixty-four bytes, so the key says unreadable\"}");
+  gl_hash128 big = key_of(set, ev, tmp, 1);
+  assert_key_differs(base, big);                              /* over the cap: unreadable */
+  assert_int_equal(unlink(ev), 0);
+  assert_int_equal(mkfifo(ev, 0600), 0);                      /* never opened for reading */
+  gl_hash128 fifo = key_of(set, ev, tmp, 1);
+  assert_true(big.lo == fifo.lo && big.hi == fifo.hi);        /* the same marker, no hang */
+  assert_int_equal(unlink(ev), 0);
   write_text(ev, "{\"a\": 1}");
   write_text(model, "{ }");
   assert_key_differs(base, key_of(set, ev, tmp, 1));          /* a --rules model */
