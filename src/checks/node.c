@@ -157,6 +157,17 @@ bool gl_check__imports_any(const gl_model *m, const char *const *libs, size_t n)
   return false;
 }
 
+bool gl_check__call_has_role(const gl_model *m, TSNode call, uint32_t roles) {
+  const gl_api_entry *e = GL_IS(call, call) ? gl_model_call_entry(m, call) : NULL;
+  return e && (e->roles & roles);
+}
+
+bool gl_check__device_kwarg_alloc(const gl_model *m, TSNode call) {
+  const gl_api_entry *e = GL_IS(call, call) ? gl_model_call_entry(m, call) : NULL;
+  return e && (e->roles & GL_ROLE_ALLOC) &&
+         (e->result == GL_RESULT_DEFAULT_DEVICE || e->result == GL_RESULT_ARG0);
+}
+
 bool gl_check__imports_role(const gl_model *m, uint32_t roles) {
   const gl_libmodels *lm = gl_model_libmodels(m);
   for (size_t i = 0; i < gl_libmodels_module_count(lm); i++) {

@@ -29,9 +29,14 @@ typedef struct gstate {
   uint32_t tape_end;    /* end byte of the innermost tape `with` being walked (0: none) */
 } gstate;
 
-static const char *const makers[] = {"warp.array", "warp.zeros", "warp.ones", "warp.empty",
-                                     "warp.full", "warp.from_numpy", "warp.zeros_like",
-                                     "warp.ones_like", "warp.empty_like", "warp.full_like"};
+/* A constructor of a fresh array (no copy of another array's data): an allocation on the device
+ * `device=` names (gl_check__device_kwarg_alloc) that is not a copy (`wp.clone`): a new one
+ * (default-device result) or a `buffer` one (`wp.zeros_like`). */
+static bool array_maker(const gl_model *m, TSNode call) {
+  if (!gl_check__device_kwarg_alloc(m, call)) return false;
+  const gl_api_entry *e = gl_model_call_entry(m, call);
+  return e->result == GL_RESULT_DEFAULT_DEVICE || (e->roles & GL_ROLE_BUFFER);
+}
 
 static void note_with(gstate *st, TSNode w) {
   static const char *const tape[] = {"warp.Tape"};
@@ -53,9 +58,8 @@ static void note_with(gstate *st, TSNode w) {
 }
 
 static void note_call(gstate *st, TSNode n) {
-  static const char *const launch[] = {"warp.launch", "warp.launch_tiled"};
   if (st->tape_end == 0 || ts_node_start_byte(n) >= st->tape_end) return;
-  if (!gl_check__callee_in(st->ctx->model, n, launch, 2)) return;
+  if (!gl_check__call_has_role(st->ctx->model, n, GL_ROLE_LAUNCH)) return;
   TSNode k = gl_check__arg(n, 0);
   if (ts_node_is_null(k)) k = gl_check__kwarg(st->ctx->src, n, "kernel");
   if (!ts_node_is_null(k) && GL_IS(k, identifier)) gl_vec_push(&st->taped, k);
@@ -66,7 +70,7 @@ static void note_assignment(gstate *st, TSNode n) {
   TSNode r = gl_parse_child(n, "right", 5);
   if (ts_node_is_null(l) || ts_node_is_null(r) || !GL_IS(l, identifier) || !GL_IS(r, call))
     return;
-  if (!gl_check__callee_in(st->ctx->model, r, makers, sizeof makers / sizeof makers[0])) return;
+  if (!array_maker(st->ctx->model, r)) return;
   TSNode rg = gl_check__kwarg(st->ctx->src, r, "requires_grad");
   gl_vec_push(ts_node_is_null(rg) || gl_check__text_is(st->ctx->src, rg, "False") ? &st->plain
                                                                                  : &st->graded,

@@ -93,10 +93,6 @@ typedef struct wstate {
   gl_check__nodes launches;  /* wp.launch(...) calls with a literal device= */
 } wstate;
 
-static const char *const array_makers[] = {
-    "warp.array", "warp.zeros", "warp.ones", "warp.empty", "warp.full", "warp.from_numpy",
-    "warp.zeros_like", "warp.ones_like", "warp.empty_like", "warp.full_like", "warp.clone"};
-
 /* The class of a literal device= value: "cpu", "cuda" or "cuda:N"; D_OTHER otherwise. */
 static wdev literal_device(const gl_source *src, TSNode v) {
   if (ts_node_is_null(v) || !gl_parse_type_is(v, "string")) return D_OTHER;
@@ -111,17 +107,15 @@ static wdev literal_device(const gl_source *src, TSNode v) {
 static void host_node(TSNode n, void *data) {
   wstate *st = data;
   const gl_check_ctx *ctx = st->ctx;
-  static const char *const launch[] = {"warp.launch"};
   if (GL_IS(n, assignment)) {
     TSNode l = gl_parse_child(n, "left", 4);
     TSNode r = gl_parse_child(n, "right", 5);
     if (ts_node_is_null(l) || !GL_IS(l, identifier)) return;
     wdev d = D_OTHER;
-    if (!ts_node_is_null(r) && gl_check__callee_in(ctx->model, r, array_makers,
-                                                  sizeof array_makers / sizeof array_makers[0]))
+    if (!ts_node_is_null(r) && gl_check__device_kwarg_alloc(ctx->model, r))
       d = literal_device(ctx->src, gl_check__kwarg(ctx->src, r, "device"));
     gl_vec_push(&st->binds, ((wbind){l, d}));
-  } else if (GL_IS(n, call) && gl_check__callee_in(ctx->model, n, launch, 1) &&
+  } else if (GL_IS(n, call) && gl_check__call_has_role(ctx->model, n, GL_ROLE_LAUNCH) &&
              literal_device(ctx->src, gl_check__kwarg(ctx->src, n, "device")) != D_OTHER) {
     gl_vec_push(&st->launches, n);
   }

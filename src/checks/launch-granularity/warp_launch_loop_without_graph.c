@@ -198,8 +198,7 @@ static void enter_call(wstate *st, TSNode call) {
   if (capture && (strcmp(q, "warp.ScopedCapture") == 0 || strcmp(q, "warp.capture_begin") == 0 ||
                   strcmp(q, "warp.capture_launch") == 0))
     st->captures = true;
-  if (launch && (strcmp(q, "warp.launch") == 0 || strcmp(q, "warp.launch_tiled") == 0))
-    count_launch(st, call);
+  if (launch && gl_check__call_has_role(st->ctx->model, call, GL_ROLE_LAUNCH)) count_launch(st, call);
 }
 
 static void enter(wstate *st, TSNode n, uint32_t depth) {
