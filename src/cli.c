@@ -291,15 +291,21 @@ static void set_defaults(gl_cli *cli) {
   cli->color = GL_COLOR_AUTO;
 }
 
-/* The first positional argument may name a subcommand. */
+/* The first positional argument may name a subcommand (commands.def). */
 static bool take_subcommand(gl_cli *cli, const char *arg) {
-  if (strcmp(arg, "check") == 0) return true;
-  if (strcmp(arg, "rules") == 0) { cli->cmd = GL_CMD_RULES; return true; }
-  if (strcmp(arg, "rule") == 0) { cli->cmd = GL_CMD_RULE; return true; }
-  if (strcmp(arg, "clean") == 0) { cli->cmd = GL_CMD_CLEAN; return true; }
-  if (strcmp(arg, "merge") == 0) { cli->cmd = GL_CMD_MERGE; return true; }
-  if (strcmp(arg, "help") == 0) { cli->cmd = GL_CMD_HELP; return true; }
-  if (strcmp(arg, "version") == 0) { cli->cmd = GL_CMD_VERSION; return true; }
+  static const struct {
+    const char *word;
+    gl_cmd cmd;
+  } words[] = {
+#define GL_COMMAND(word, id, needs, handler) {word, GL_CMD_##id},
+#include "commands.def"
+#undef GL_COMMAND
+  };
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
+    if (!words[i].word || strcmp(arg, words[i].word) != 0) continue;
+    cli->cmd = words[i].cmd;
+    return true;
+  }
   return false;
 }
 

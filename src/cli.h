@@ -14,11 +14,12 @@
 #include "base/vec.h"
 #include "rules/rules.h"
 
+/* The subcommands (commands.def): `clean` removes the project's result cache; `merge FILE...`
+ * has the SARIF logs in paths and -o the output; SHOW_SETTINGS is --show-settings PATH. */
 typedef enum gl_cmd {
-  GL_CMD_CHECK, GL_CMD_RULE, GL_CMD_RULES, GL_CMD_HELP, GL_CMD_VERSION,
-  GL_CMD_SHOW_SETTINGS,      /* --show-settings PATH */
-  GL_CMD_CLEAN,              /* `clean`: remove the project's result cache */
-  GL_CMD_MERGE,              /* `merge FILE...`: the SARIF logs are in paths; -o the output */
+#define GL_COMMAND(word, id, needs, handler) GL_CMD_##id,
+#include "commands.def"
+#undef GL_COMMAND
 } gl_cmd;
 typedef enum gl_color { GL_COLOR_AUTO, GL_COLOR_ALWAYS, GL_COLOR_NEVER } gl_color;
 

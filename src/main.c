@@ -654,45 +654,76 @@ static int cmd_merge(const gl_cli *cli) {
   return status;
 }
 
+/* What a subcommand's handler gets: what its row in commands.def asked main to load. */
+typedef struct command_ctx {
+  gl_cli *cli;
+  int argc;
+  char **argv;
+  gl_config *cfg;               /* GL_NEEDS_CONFIG and GL_NEEDS_RULES */
+  bool no_default_excludes;
+  gl_ruleset *set;              /* GL_NEEDS_RULES */
+  gl_matcher *matcher;
+} command_ctx;
+
+enum { GL_NEEDS_NOTHING, GL_NEEDS_CONFIG, GL_NEEDS_RULES };
+
+static int run_check(const command_ctx *c) {
+  return cmd_check(c->cli, c->cfg, c->no_default_excludes, c->set, c->matcher);
+}
+static int run_rule(const command_ctx *c) { return cmd_rule(c->cli, c->set); }
+static int run_rules(const command_ctx *c) {
+  return gl_report_rules(stdout, c->cli->format == GL_FORMAT_JSON, c->set) == 0 ? EXIT_CLEAN
+                                                                               : EXIT_ERROR;
+}
+static int run_help(const command_ctx *c) {
+  (void)c;
+  fputs(help_text, stdout);
+  fputs(gl_report_format_help, stdout);
+  fputs(help_rest, stdout);
+  return EXIT_CLEAN;
+}
+static int run_version(const command_ctx *c) {
+  (void)c;
+  printf("gpulint %s\n", GL_VERSION);
+  return EXIT_CLEAN;
+}
+static int run_show_settings(const command_ctx *c) {
+  return cmd_show_settings(c->cli, c->cfg, c->set, c->argc, c->argv);
+}
+static int run_clean(const command_ctx *c) { return cmd_clean(c->cli, c->cfg); }
+static int run_merge(const command_ctx *c) { return cmd_merge(c->cli); }
+
+static const struct {
+  gl_cmd cmd;
+  int needs;
+  int (*run)(const command_ctx *);
+} commands[] = {
+#define GL_COMMAND(word, id, needs, handler) {GL_CMD_##id, needs, handler},
+#include "commands.def"
+#undef GL_COMMAND
+};
+
+/* Loads what the subcommand's row needs (configuration; rules and the combined query), runs
+ * its handler and frees what was loaded. */
 static int run_command(gl_cli *cli, int argc, char **argv) {
-  if (cli->cmd == GL_CMD_MERGE) return cmd_merge(cli);
-  if (cli->cmd == GL_CMD_HELP) {
-    fputs(help_text, stdout);
-    fputs(gl_report_format_help, stdout);
-    fputs(help_rest, stdout);
-    return EXIT_CLEAN;
-  }
-  if (cli->cmd == GL_CMD_VERSION) {
-    printf("gpulint %s\n", GL_VERSION);
-    return EXIT_CLEAN;
-  }
-  bool bad_config, no_default_excludes;
-  gl_config *cfg = load_config(cli, &bad_config);
+  size_t i = 0;
+  while (i + 1 < sizeof commands / sizeof commands[0] && commands[i].cmd != cli->cmd) i++;
+  command_ctx c = {.cli = cli, .argc = argc, .argv = argv};
+  if (commands[i].needs == GL_NEEDS_NOTHING) return commands[i].run(&c);
+  bool bad_config;
+  c.cfg = load_config(cli, &bad_config);
   if (bad_config) return EXIT_ERROR;
-  gl_config_apply(cfg, cli, &no_default_excludes);
-  if (cli->cmd == GL_CMD_CLEAN) {
-    int st = cmd_clean(cli, cfg);
-    gl_config_free(cfg);
-    return st;
+  gl_config_apply(c.cfg, cli, &c.no_default_excludes);
+  int status = EXIT_ERROR;
+  if (commands[i].needs == GL_NEEDS_RULES) {
+    c.set = load_rules(cli, c.cfg, &c.matcher);
+    if (c.set) status = commands[i].run(&c);
+    gl_match_free(c.matcher);
+    gl_rules_free(c.set);
+  } else {
+    status = commands[i].run(&c);
   }
-  gl_matcher *matcher = NULL;
-  gl_ruleset *set = load_rules(cli, cfg, &matcher);
-  if (!set) {
-    gl_config_free(cfg);
-    return EXIT_ERROR;
-  }
-  int status;
-  if (cli->cmd == GL_CMD_SHOW_SETTINGS)
-    status = cmd_show_settings(cli, cfg, set, argc, argv);
-  else if (cli->cmd == GL_CMD_RULE)
-    status = cmd_rule(cli, set);
-  else if (cli->cmd == GL_CMD_RULES)
-    status = gl_report_rules(stdout, cli->format == GL_FORMAT_JSON, set) == 0 ? EXIT_CLEAN : EXIT_ERROR;
-  else
-    status = cmd_check(cli, cfg, no_default_excludes, set, matcher);
-  gl_match_free(matcher);
-  gl_rules_free(set);
-  gl_config_free(cfg);
+  gl_config_free(c.cfg);
   return status;
 }
 
