@@ -18,6 +18,7 @@
 #include <emmintrin.h>
 #endif
 
+#include "base/hash.h"
 #include "libmodel/libmodel.h"
 
 #define LEN_BITS 64   /* lengths of trigger words, as bits; longer ones share the last bit */
@@ -35,12 +36,7 @@ struct gl_prefilter {
 };
 
 static uint64_t hash_word(const char *s, size_t len) {
-  uint64_t h = 1469598103934665603ull; /* FNV-1a */
-  for (size_t i = 0; i < len; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 1099511628211ull;
-  }
-  return h;
+  return gl_fnv64(GL_FNV64_TABLE_SEED, s, len);
 }
 
 static bool is_word_byte(unsigned char c) {

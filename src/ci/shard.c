@@ -7,17 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/location.h"
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
-
 unsigned gl_shard_of(const char *uri, size_t len, unsigned n) {
-  uint64_t h = FNV_OFFSET;
-  for (size_t i = 0; i < len; i++) {
-    h ^= (unsigned char)uri[i];
-    h *= FNV_PRIME;
-  }
+  uint64_t h = gl_fnv64(GL_FNV64_OFFSET, uri, len);
   return n ? 1 + (unsigned)(h % n) : 1;
 }
 

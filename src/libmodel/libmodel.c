@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/xalloc.h"
 #include "libmodel/libmodel_int.h"
 
@@ -33,13 +34,8 @@ const char *gl_role_name(uint32_t one_role_bit) {
 }
 
 uint32_t gl_lm__hash(uint8_t kind, uint16_t owner, const char *s, size_t len) {
-  uint32_t h = 2166136261u ^ ((uint32_t)kind << 16 | owner);
-  h *= 16777619u;
-  for (size_t i = 0; i < len; i++) {
-    h ^= (unsigned char)s[i];
-    h *= 16777619u;
-  }
-  return h;
+  uint32_t h = (GL_FNV32_OFFSET ^ ((uint32_t)kind << 16 | owner)) * GL_FNV32_PRIME;
+  return gl_fnv32(h, s, len);
 }
 
 /* ---- the table ------------------------------------------------------------------------------ */

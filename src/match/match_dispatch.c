@@ -18,6 +18,7 @@
  *          reads the matcher and writes only the caller's per-worker gl_mslots. */
 #include <string.h>
 
+#include "base/hash.h"
 #include "match/match_int.h"
 
 /* A capture that always takes the node at a slot (what the analysis of one pattern finds). */
@@ -429,9 +430,7 @@ static bool mark_roots(gl_matcher *m, const gl_qtext *qt, uint32_t i, uint32_t n
 /* ---- keys ---------------------------------------------------------------------------------- */
 
 static uint32_t key_hash(uint32_t cls, const char *text, uint32_t len) {
-  uint32_t h = 2166136261u ^ cls;   /* FNV-1a */
-  for (uint32_t i = 0; i < len; i++) h = (h ^ (uint8_t)text[i]) * 16777619u;
-  return h;
+  return gl_fnv32(GL_FNV32_OFFSET ^ cls, text, len);
 }
 
 /* The key class (slot, resolved), added when new; -1 when the table is full. */

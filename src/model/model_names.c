@@ -9,6 +9,7 @@
 
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/xalloc.h"
 
 void gl_model__names_init(gl_model__names *n) {
@@ -60,8 +61,7 @@ uint32_t gl_model__walrus_scope(const gl_model__names *n, uint32_t scope) {
 /* ---- the (scope, name) table ----------------------------------------------------------------- */
 
 static uint32_t hash_key(uint32_t scope, const char *name, size_t len) {
-  uint32_t h = 2166136261u;   /* FNV-1a over the name, then the scope */
-  for (size_t i = 0; i < len; i++) h = (h ^ (uint8_t)name[i]) * 16777619u;
+  uint32_t h = gl_fnv32(GL_FNV32_OFFSET, name, len);   /* the name, then the scope */
   return (h ^ scope) * 0x9E3779B1u;
 }
 

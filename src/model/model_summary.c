@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/xalloc.h"
 
 #define FDEF_MANY (GL_MODEL__NONE - 1u)   /* the entry is bound by something else too */
@@ -29,9 +30,8 @@ enum {
 };
 
 static uint64_t name_hash(const char *s, size_t len) {
-  uint64_t h = 1469598103934665603ull;   /* FNV-1a; 0 marks an empty slot */
-  for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-  return h ? h : 1;
+  uint64_t h = gl_fnv64(GL_FNV64_TABLE_SEED, s, len);
+  return h ? h : 1;   /* 0 marks an empty slot */
 }
 
 /* The name node a def or a lambda binds (`f` of `def f`, `g` of `g = lambda x: ...`), or a

@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/hash.h"
 #include "base/strbuf.h"
 #include "base/vec.h"
 #include "base/xalloc.h"
@@ -103,9 +104,7 @@ typedef struct modtab {
 } modtab;
 
 static uint64_t hash_str(const char *s) {
-  uint64_t h = 1469598103934665603ull;
-  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
-  return h;
+  return gl_fnv64_str(GL_FNV64_TABLE_SEED, s);
 }
 
 static void mod_put(modtab *t, const char *key, int32_t f) {
