@@ -298,6 +298,15 @@ gl_pos gl_load_position(const gl_source *src, size_t offset) {
   return pos;
 }
 
+gl_pos gl_load_text_position(const char *text, size_t len, size_t offset, uint32_t first_line) {
+  gl_source src = {0};
+  gl_load_buffer(&src, "", text ? text : "", text ? len : 0);
+  gl_pos pos = gl_load_position(&src, offset);
+  gl_source_free(&src);
+  if (first_line > 1) pos.line += first_line - 1;
+  return pos;
+}
+
 const char *gl_load_line(const gl_source *src, uint32_t line, size_t *len) {
   *len = 0;
   if (line < 1 || line > gl_load_nlines(src)) return "";

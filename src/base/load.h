@@ -109,6 +109,12 @@ void gl_source_free(gl_source *src);
  * sequence's start; the '\r' of a CRLF has a column of its own. A zeroed src gives 1:1. */
 gl_pos gl_load_position(const gl_source *src, size_t offset);
 
+/* gl_load_position for text that is not a loaded source: text[0..len) (its own copy is made and
+ * freed), with its first line numbered first_line, for errors in text cut from a larger file (a
+ * json block of a rule file). The one offset -> line:column conversion: every other caller has a
+ * gl_source. */
+gl_pos gl_load_text_position(const char *text, size_t len, size_t offset, uint32_t first_line);
+
 /* Lines in src (at least 1 for a loaded source, 0 for an empty gl_source), building the line
  * table on first use. */
 uint32_t gl_load_nlines(const gl_source *src);

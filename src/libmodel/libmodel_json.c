@@ -3,7 +3,7 @@
  *       docs/models.md (keys, roles, when, result, provenance, names) and the line:column of every
  *       error. cJSON keeps no positions, so a small scanner walks the raw text in step with the
  *       cJSON tree (members and elements come in the same order in both) and gives each key and
- *       value its byte offset; an offset becomes line:column through the file's line table.
+ *       value its byte offset; an offset becomes line:column through gl_load_position.
  *       A cJSON tree never leaves gl_libmodels_add.
  * Not: cross-file checks (types referenced, names defined twice) and lookups: libmodel.c, when
  *      the table is frozen.
@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/load.h"
 #include "base/xalloc.h"
 #include "libmodel/libmodel.h"
 #include "libmodel/libmodel_int.h"
@@ -25,7 +26,8 @@ typedef struct jctx {
   uint32_t file;            /* index in lm->files */
   const char *text;         /* NUL-terminated copy of the file */
   size_t len;
-  gl_vec(size_t) lines;     /* byte offset where each line starts (line 1 after a BOM) */
+  gl_source src;            /* the same bytes, for line:column (base/load.h) */
+  size_t start;             /* first byte after a BOM */
   gl_diag_list *errs;
   size_t nerr;
 } jctx;
@@ -73,22 +75,10 @@ static const struct kind_rule {
 
 /* ---- positions ------------------------------------------------------------------------------ */
 
-static void build_lines(jctx *c) {
-  size_t start = c->len >= 3 && memcmp(c->text, "\xef\xbb\xbf", 3) == 0 ? 3 : 0;
-  gl_vec_push(&c->lines, start);
-  for (size_t i = start; i < c->len; i++)
-    if (c->text[i] == '\n') gl_vec_push(&c->lines, i + 1);
-}
-
 static gl_lm__pos pos_of(const jctx *c, size_t off) {
-  size_t lo = 0, hi = c->lines.len; /* the last line starting at or before off */
-  while (hi - lo > 1) {
-    size_t mid = lo + (hi - lo) / 2;
-    if (c->lines.data[mid] <= off) lo = mid; else hi = mid;
-  }
-  size_t start = c->lines.data[lo];
-  gl_lm__pos p = {c->file, (uint32_t)(lo + 1), (uint32_t)(off > start ? off - start + 1 : 1)};
-  return p;
+  gl_pos p = gl_load_position(&c->src, off);
+  gl_lm__pos at = {c->file, p.line, p.col_cp};
+  return at;
 }
 
 static void err(jctx *c, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -668,7 +658,7 @@ static bool parse_and_read(jctx *c) {
     err(c, end && end >= c->text ? (size_t)(end - c->text) : 0, "invalid json in model file");
     return false;
   }
-  bool keep = read_root(c, root, ws(c, c->lines.data[0]));
+  bool keep = read_root(c, root, ws(c, c->start));
   cJSON_Delete(root);
   return keep;
 }
@@ -684,7 +674,8 @@ int gl_libmodels_add(gl_libmodels *lm, const char *path, const char *data, size_
   gl_vec_push(&lm->libraries, gl_xstrdup(""));
   gl_vec_push(&lm->gpu_library, (uint8_t)0);
   gl_vec_push(&lm->warm_up, (char *)NULL);
-  build_lines(&c);
+  gl_load_buffer(&c.src, c.path, c.text, c.len);
+  c.start = c.src.bom_len;
   if (!parse_and_read(&c)) {
     /* Not json, or it repeats a library: read nothing of it, and it is not counted. */
     free(lm->files.data[--lm->files.len]);
@@ -693,7 +684,7 @@ int gl_libmodels_add(gl_libmodels *lm, const char *path, const char *data, size_
     free(lm->warm_up.data[--lm->warm_up.len]);
   }
   free((char *)c.text);
-  gl_vec_free(&c.lines);
+  gl_source_free(&c.src);
   gl_vec_free(&local);
   return c.nerr ? GL_EINVAL : GL_OK;
 }

@@ -23,15 +23,6 @@ static const struct {
     {"Pattern", true},
 };
 
-bool gl_rules__is_kebab(const char *s, size_t len) {
-  if (!len || s[0] == '-' || s[len - 1] == '-') return false;
-  for (size_t i = 0; i < len; i++) {
-    char ch = s[i];
-    bool ok = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || (ch == '-' && s[i + 1] != '-');
-    if (!ok) return false;
-  }
-  return true;
-}
 
 /* --- the heading -------------------------------------------------------------------------- */
 

@@ -115,3 +115,13 @@ const gl_mdblock *gl_rules__md_meta_block(const gl_mdfile *md, gl_diag_list *err
   gl_rules__err(errs, md->path, line, 1, "expected a ```json metadata block right after the heading");
   return NULL;
 }
+
+bool gl_rules__is_kebab(const char *s, size_t len) {
+  if (!len || s[0] == '-' || s[len - 1] == '-') return false;
+  for (size_t i = 0; i < len; i++) {
+    char ch = s[i];
+    bool ok = (ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || (ch == '-' && s[i + 1] != '-');
+    if (!ok) return false;
+  }
+  return true;
+}

@@ -2,7 +2,8 @@
  * Owns: parsing a block with cJSON (position of a syntax error from the parse end, mapped back to
  *       line:col of the rule file), the allowed keys, their types and values, and copying them into
  *       gl_rule / gl_pack, including a rule's `evidence` binding (metric, thresholds in order,
- *       cost template placeholders, repeat). A cJSON tree never leaves a function of this file
+ *       cost template placeholders, repeat), the level names (gl_level_parse / gl_level_name)
+ *       and freeing an evidence binding. A cJSON tree never leaves a function of this file
  *       (the `options` object is lent to ruleopts.c for the call).
  * Not: the Markdown around the block (rulefile.c), cross-file checks (rules.c).
  * Threads: stateless. */
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "base/jsonscan.h"
+#include "base/load.h"
 #include "evidence.h"
 
 /* One block being validated: its text (lines joined with "\n") and where errors go. */
@@ -56,21 +58,30 @@ static const key_spec pack_keys[] = {
 
 #define GL_META_MAX_KEYS 8
 
-static const char *const precisions[] = {"very-high", "high", "medium", "low"};
-
-/* Line and column (1-based, bytes) in the rule file of byte off of the block text. */
-static void at_offset(const meta_ctx *c, size_t off, uint32_t *line, uint32_t *col) {
-  if (off > c->len) off = c->len;
-  uint32_t l = c->b->first_line;
-  size_t line_start = 0;
-  for (size_t i = 0; i < off; i++) {
-    if (c->text[i] != '\n') continue;
-    l++;
-    line_start = i + 1;
-  }
-  *line = l;
-  *col = (uint32_t)(off - line_start + 1);
+int gl_level_parse(const char *s) {
+  static const char *const names[] = {"none", "note", "warning", "error"};
+  for (int i = 0; s && i < 4; i++)
+    if (strcmp(s, names[i]) == 0) return i;
+  return -1;
 }
+
+const char *gl_level_name(gl_level level) {
+  switch (level) {
+    case GL_LEVEL_NOTE: return "note";
+    case GL_LEVEL_WARNING: return "warning";
+    case GL_LEVEL_ERROR: return "error";
+    default: return "none";
+  }
+}
+
+void gl_evidence_binding_free(gl_evidence_binding *b) {
+  if (!b) return;
+  free(b->metric);
+  free(b->cost);
+  free(b);
+}
+
+static const char *const precisions[] = {"very-high", "high", "medium", "low"};
 
 static void err_at(meta_ctx *c, size_t off, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
@@ -78,9 +89,8 @@ static void verr_at(meta_ctx *c, size_t off, const char *fmt, va_list ap)
     __attribute__((format(printf, 3, 0)));
 
 static void verr_at(meta_ctx *c, size_t off, const char *fmt, va_list ap) {
-  uint32_t line, col;
-  at_offset(c, off, &line, &col);
-  gl_diag_vset(gl_diag_list_add(c->errs), c->md->path, line, col, fmt, ap);
+  gl_pos p = gl_load_text_position(c->text, c->len, off, c->b->first_line);
+  gl_diag_vset(gl_diag_list_add(c->errs), c->md->path, p.line, p.col_cp, fmt, ap);
   c->nerr++;
 }
 

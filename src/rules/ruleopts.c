@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/jsonscan.h"
+#include "base/load.h"
 #include "base/xalloc.h"
 
 static const char *const type_names[] = {"string-list"};
@@ -43,15 +44,8 @@ static void opt_err(opt_ctx *c, size_t off, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
-  if (off > c->loc->len) off = c->loc->len;
-  uint32_t line = c->loc->first_line;
-  size_t line_start = 0;
-  for (size_t i = 0; i < off; i++) {
-    if (c->loc->text[i] != '\n') continue;
-    line++;
-    line_start = i + 1;
-  }
-  gl_diag_set(gl_diag_list_add(c->errs), c->loc->path, line, (uint32_t)(off - line_start + 1), "%s", msg);
+  gl_pos p = gl_load_text_position(c->loc->text, c->loc->len, off, c->loc->first_line);
+  gl_diag_set(gl_diag_list_add(c->errs), c->loc->path, p.line, p.col_cp, "%s", msg);
   c->nerr++;
 }
 

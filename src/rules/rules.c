@@ -24,22 +24,6 @@
 
 #define GL_MODELS_FOLDER "models"         /* rules/models/ holds library models, not a pack */
 
-int gl_level_parse(const char *s) {
-  static const char *const names[] = {"none", "note", "warning", "error"};
-  for (int i = 0; s && i < 4; i++)
-    if (strcmp(s, names[i]) == 0) return i;
-  return -1;
-}
-
-const char *gl_level_name(gl_level level) {
-  switch (level) {
-    case GL_LEVEL_NOTE: return "note";
-    case GL_LEVEL_WARNING: return "warning";
-    case GL_LEVEL_ERROR: return "error";
-    default: return "none";
-  }
-}
-
 gl_ruleset *gl_rules_new(void) {
   gl_ruleset *set = gl_xcalloc(1, sizeof(gl_ruleset));
   set->models = gl_libmodels_new();
@@ -446,9 +430,3 @@ void gl_rules_free(gl_ruleset *set) {
   free(set);
 }
 
-void gl_evidence_binding_free(gl_evidence_binding *b) {
-  if (!b) return;
-  free(b->metric);
-  free(b->cost);
-  free(b);
-}

@@ -59,6 +59,9 @@ void gl_rules__md_free(gl_mdfile *md);
 /* The text of lines [first, last] (1-based, inclusive), each followed by "\n"; "" when empty. */
 char *gl_rules__md_join(const gl_mdfile *md, uint32_t first, uint32_t last);
 
+/* True for [a-z0-9]+(-[a-z0-9]+)*. */
+bool gl_rules__is_kebab(const char *s, size_t len);
+
 /* The block opening on line `line`, or NULL. */
 const gl_mdblock *gl_rules__md_block_at(const gl_mdfile *md, uint32_t line);
 
@@ -108,8 +111,5 @@ int gl_rules__parse_pack(const gl_rule_file *f, const char *folder, gl_pack *p,
 /* Frees what a rule / pack owns and zeroes it. */
 void gl_rules__rule_clear(gl_rule *r);
 void gl_rules__pack_clear(gl_pack *p);
-
-/* True for [a-z0-9]+(-[a-z0-9]+)*. */
-bool gl_rules__is_kebab(const char *s, size_t len);
 
 #endif

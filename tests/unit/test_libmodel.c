@@ -298,6 +298,9 @@ static void test_unknown_keys(void **state) {
              "unknown key 'method' (expected provenance, traced, explicit-work, methods, attributes, subscript, operators or call)");
   expect_one("\"result\": \"device-spec\"", "\"result\": \"device-spec\", \"result\": \"host\"", 10, 44,
              "duplicate key 'result'");
+  /* Columns count characters, as editors do: each "é" (two bytes) is one column. */
+  expect_one("everything\",\n", "everything\u00e9\u00e9\", \"x\": 1,\n", 2, 57,
+             "unknown key 'x' (expected library, description, triggers, device-array, gpu-only-modules, per-step-defs, warm-up, functions or types)");
   expect_one("\"types\": {", "\"library\": \"demo\", \"types\": {", 14, 2, "duplicate key 'library'");
 }
 

@@ -271,6 +271,8 @@ static void test_unknown_severity_and_types(void **state) {
   expect_edit_error(&demo, "\"warning\"", "\"fatal\"", 4, 14, "unknown severity 'fatal'");
   expect_edit_error(&demo, "\"warning\"", "\"none\"", 4, 14, "unknown severity 'none'");
   expect_edit_error(&demo, "\"high\"", "\"extreme\"", 4, 38, "unknown precision 'extreme'");
+  /* Columns count characters, as editors do: "é" (two bytes) before the value is one column. */
+  expect_edit_error(&demo, "[\"demo\"],", "[\"d\u00e9mo\"], \"x\": 1,", 4, 64, "unknown metadata key 'x'");
   expect_edit_error(&demo, "\"warning\"", "2", 4, 14, "metadata field 'severity' must be a string");
   expect_edit_error(&demo, "[\"demo\"]", "[\"demo\", 3]", 4, 54,
                     "metadata field 'tags' must be an array of non-empty strings");
