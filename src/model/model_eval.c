@@ -18,18 +18,6 @@
 #define DATA_ROLES \
   (GL_ROLE_D2H | GL_ROLE_H2D | GL_ROLE_DEVICE_RETURNING | GL_ROLE_HOST_RETURNING)
 
-void gl_prov__set(gl_prov_pass *pp, uint32_t i, gl_pval v, uint8_t roles) {
-  gl_model__rec *r = &pp->m->nodes.data[i];
-  r->type = v.type;
-  r->val = (uint8_t)((r->val & ~GL_VAL_BITS) | (v.bits & GL_VAL_BITS));
-  r->roles = roles;
-}
-
-gl_pval gl_prov__typed(const gl_prov_pass *pp, gl_pval v) {
-  if (gl_pval_prov(v) == GL_PROV_DEVICE && v.type == GL_TYPE_NONE) v.type = pp->dev_type;
-  return v;
-}
-
 /* A value of `type` with provenance prov; a type all of whose values live on one side (its
  * model says so: cupy.ndarray device, numpy.ndarray host) makes an unknown provenance that side. */
 static gl_pval make(const gl_prov_pass *pp, gl_prov prov, uint16_t type) {

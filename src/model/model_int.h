@@ -1,7 +1,7 @@
 /* model_int.h: what model.c, model_walk.c and model_names.c share (not a public contract).
  * Owns: the layout of gl_model (node index records, node kinds, field ids) and the interfaces
  *       between the three files: names and scopes (model_names.c), the walk (model_walk.c), the
- *       index and text helpers (model.c).
+ *       index and text helpers (model_index.c), the driver's tables (model.c).
  * Not: any behaviour; each function is documented here and owned by the file named above it.
  * Threads: a gl_model__names belongs to one model, hence to one worker. */
 #ifndef GL_MODEL_INT_H
@@ -103,7 +103,7 @@ uint32_t gl_model__entry_bind(const gl_model__names *n, uint32_t scope, const ch
 /* The nearest scope at or above `scope` that is not a comprehension (where `:=` binds). */
 uint32_t gl_model__walrus_scope(const gl_model__names *n, uint32_t scope);
 
-/* ---- the node index and the file (model.c) --------------------------------------------------- */
+/* ---- the node index and the file (model_index.c) ----------------------------------------------- */
 
 /* Node kinds the model looks at (named node types of tree-sitter-python); GL_K_NONE is every
  * other node. One list makes both the enum and model.c's name table. */
@@ -337,6 +337,9 @@ uint32_t gl_model__index_add(gl_model *m, const gl_model__rec *r);
 
 /* The index of node n in m->nodes, or GL_MODEL__NONE (anonymous, null, other tree). */
 uint32_t gl_model__index_of(const gl_model *m, TSNode n);
+
+/* The record of node n, or NULL (anonymous, null, other tree). */
+const gl_model__rec *gl_model__rec_of(const gl_model *m, TSNode n);
 
 /* ---- provenance (model_prov.c, model_eval.c, model_flow.c, model_loop.c) --------------------- */
 

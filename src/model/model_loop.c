@@ -2,7 +2,7 @@
  * Owns: the table of (loop, names entry) -> touch flags filled by the provenance walk (open
  *       addressing, O(1) average, one chain per loop for its second walk), the innermost
  *       enclosing loop of a node (a walk up the index's parent links, same rules as in-loop),
- *       and gl_model__loop_invariant.
+ *       and gl_model__loop_invariant (model.h's gl_model_loop_invariant).
  * Not: deciding what touches a name (model_flow.c, model_eval.c).
  * Threads: filled inside gl_model_build; read-only afterwards. */
 #include "model/model_prov.h"
@@ -242,4 +242,9 @@ bool gl_model__loop_invariant(const gl_model *m, uint32_t i) {
   uint32_t loop = innermost_loop(m, i);
   if (loop == GL_MODEL__NONE || constant(m, i)) return constant(m, i);
   return (r->kind == GL_K_IDENTIFIER || r->kind == GL_K_ATTRIBUTE) && name_invariant(m, i, loop);
+}
+
+bool gl_model_loop_invariant(const gl_model *m, TSNode node) {
+  const gl_model__rec *r = m->lm ? gl_model__rec_of(m, node) : NULL;
+  return r && gl_model__loop_invariant(m, (uint32_t)(r - m->nodes.data));
 }

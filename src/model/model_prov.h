@@ -251,10 +251,18 @@ uint16_t gl_prov__base_class_type(gl_prov_pass *pp, uint32_t i);
 gl_pval gl_prov__annotation(gl_prov_pass *pp, TSNode type);
 
 /* v, device data of unknown type, typed pp->dev_type; any other v as it is. */
-gl_pval gl_prov__typed(const gl_prov_pass *pp, gl_pval v);
+static inline gl_pval gl_prov__typed(const gl_prov_pass *pp, gl_pval v) {
+  if (gl_pval_prov(v) == GL_PROV_DEVICE && v.type == GL_TYPE_NONE) v.type = pp->dev_type;
+  return v;
+}
 
 /* Stores v in node i's record (keeping its other bits). */
-void gl_prov__set(gl_prov_pass *pp, uint32_t i, gl_pval v, uint8_t roles);
+static inline void gl_prov__set(gl_prov_pass *pp, uint32_t i, gl_pval v, uint8_t roles) {
+  gl_model__rec *r = &pp->m->nodes.data[i];
+  r->type = v.type;
+  r->val = (uint8_t)((r->val & ~GL_VAL_BITS) | (v.bits & GL_VAL_BITS));
+  r->roles = roles;
+}
 
 static inline gl_pval gl_prov__val(const gl_prov_pass *pp, uint32_t i) {
   if (i == GL_MODEL__NONE) return gl_pval_unknown();
