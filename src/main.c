@@ -19,18 +19,18 @@
 #include "base/strbuf.h"
 #include "base/utf8.h"
 #include "cache/cache.h"
-#include "calibrate.h"
+#include "calibrate/calibrate.h"
 #include "ci/ci.h"
-#include "cli.h"
+#include "cli/cli.h"
 #include "config/config.h"
-#include "engine.h"
-#include "evidence.h"
+#include "engine/engine.h"
+#include "evidence/evidence.h"
 #include "match/match.h"
 #include "parse/parse.h"
 #include "report/report.h"
 #include "rules/rules.h"
 #include "suppress/suppress.h"
-#include "walk.h"
+#include "walk/walk.h"
 
 enum { EXIT_CLEAN = 0, EXIT_FINDINGS = 1, EXIT_ERROR = 2 };
 
@@ -654,7 +654,7 @@ static int cmd_merge(const gl_cli *cli) {
   return status;
 }
 
-/* What a subcommand's handler gets: what its row in commands.def asked main to load. */
+/* What a subcommand's handler gets: what its row of GL_COMMANDS (cli.h) asked main to load. */
 typedef struct command_ctx {
   gl_cli *cli;
   int argc;
@@ -698,9 +698,9 @@ static const struct {
   int needs;
   int (*run)(const command_ctx *);
 } commands[] = {
-#define GL_COMMAND(word, id, needs, handler) {GL_CMD_##id, needs, handler},
-#include "commands.def"
-#undef GL_COMMAND
+#define ROW(word, id, needs, handler) {GL_CMD_##id, needs, handler},
+    GL_COMMANDS(ROW)
+#undef ROW
 };
 
 /* Loads what the subcommand's row needs (configuration; rules and the combined query), runs

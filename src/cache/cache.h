@@ -23,7 +23,7 @@
 #include "base/diag.h"
 #include "base/load.h"
 #include "base/vec.h"
-#include "result.h"
+#include "result/result.h"
 #include "rules/rules.h"
 
 #define GL_CACHE_DIRNAME ".gpulint_cache"

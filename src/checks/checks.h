@@ -12,7 +12,7 @@
 #include <tree_sitter/api.h>
 #include "base/load.h"
 #include "model/model.h"
-#include "result.h"
+#include "result/result.h"
 #include "rules/rules.h"
 
 /* What a check sees: everything borrowed, valid for the duration of the call only. */

@@ -35,8 +35,8 @@
 #include <stdint.h>
 #include "base/diag.h"
 #include "base/vec.h"
-#include "result.h"
-#include "walk.h"
+#include "result/result.h"
+#include "walk/walk.h"
 
 /* ---- --baseline ------------------------------------------------------------------------------ */
 

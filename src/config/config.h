@@ -14,8 +14,8 @@
 #include <stdint.h>
 #include "base/diag.h"
 #include "base/vec.h"
-#include "cli.h"
-#include "result.h"
+#include "cli/cli.h"
+#include "result/result.h"
 #include "rules/rules.h"
 
 /* The keys of [tool.gpulint], in the order --show-settings lists them. */

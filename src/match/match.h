@@ -25,7 +25,7 @@
 #include "base/diag.h"
 #include "base/load.h"
 #include "model/model.h"
-#include "result.h"
+#include "result/result.h"
 #include "rules/rules.h"
 
 typedef struct gl_matcher gl_matcher;

@@ -14,7 +14,7 @@
 #include "base/location.h"
 #include "base/xalloc.h"
 #include "report/report.h"
-#include "result.h"
+#include "result/result.h"
 
 #define SNIPPET_MAX_LINES 5
 

@@ -7,7 +7,7 @@
  * Threads: main thread; every cJSON item made here is attached to the caller's tree. */
 #include <cjson/cJSON.h>
 #include <stdlib.h>
-#include "evidence.h"
+#include "evidence/evidence.h"
 #include "report/report_int.h"
 
 bool gl_report__add_text(cJSON *o, const char *key, const char *value) {

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "base/location.h"
-#include "result.h"
+#include "result/result.h"
 
 typedef enum gl_format {
 #define GL_FORMAT(id, name, writer, pad, help) GL_FORMAT_##id,

@@ -15,7 +15,7 @@
 #include "base/utf8.h"
 #include "base/vec.h"
 #include "report/report.h"
-#include "result.h"
+#include "result/result.h"
 
 /* "error" / "warning" / "note" for text formats (none reads as note). */
 const char *gl_report__level_word(gl_level level);

@@ -18,7 +18,7 @@
 
 #include "base/jsonscan.h"
 #include "base/load.h"
-#include "evidence.h"
+#include "evidence/evidence.h"
 
 /* One block being validated: its text (lines joined with "\n") and where errors go. */
 typedef struct meta_ctx {

@@ -17,7 +17,7 @@
 #include "base/diag.h"
 #include "base/load.h"
 #include "model/model.h"
-#include "result.h"
+#include "result/result.h"
 #include "rules/rules.h"
 
 /* The most codes one directive holds; codes past it are ignored. */

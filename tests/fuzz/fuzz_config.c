@@ -3,7 +3,7 @@
  * a command line, shown, and asked about per-file ignores. */
 #include <stdlib.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "config/config.h"
 #include "harness.h"
 

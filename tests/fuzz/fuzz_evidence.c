@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calibrate.h"
-#include "evidence.h"
+#include "calibrate/calibrate.h"
+#include "evidence/evidence.h"
 #include "harness.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

@@ -9,9 +9,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "match/match.h"
-#include "result.h"
+#include "result/result.h"
 #include "rules/rules.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 
 #include "annotations.h"
-#include "engine.h"
+#include "engine/engine.h"
 #include "base/load.h"
 #include "match/match.h"
 #include "model/model.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "parse/parse.h"
 
 /* The group state: built-in rules with a selection applied, their matcher and engine options

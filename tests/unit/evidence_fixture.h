@@ -7,7 +7,7 @@
 
 #include <stdio.h>
 
-#include "evidence.h"
+#include "evidence/evidence.h"
 #include "text_fixture.h"
 
 #define FIXTURES GL_SOURCE_DIR "/tests/fixtures/evidence/"

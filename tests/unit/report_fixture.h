@@ -9,7 +9,7 @@
 
 #include <stdlib.h>
 #include <string.h>
-#include "result.h"
+#include "result/result.h"
 #include "rules/rules.h"
 
 typedef struct fixture {

@@ -12,7 +12,7 @@
 #include <cmocka.h>
 
 #include "engine_fixture.h"
-#include "walk.h"
+#include "walk/walk.h"
 
 static int setup(void **state) {
   static const char *const sel[] = {"accelerator-modes", "opportunities"};

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "calibrate.h"
+#include "calibrate/calibrate.h"
 #include "evidence_fixture.h"
 
 static void check_number(double v, const char *want) {

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cli.h"
+#include "cli/cli.h"
 #include "report/report.h"
 
 #define PARSE(cli, err, ...)                                                   \

@@ -19,7 +19,7 @@
 #include <unistd.h>
 
 #include "config/config.h"
-#include "walk.h"
+#include "walk/walk.h"
 #include "base/xalloc.h"
 
 static char root[256];

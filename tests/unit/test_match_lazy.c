@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "match/match.h"
 #include "model/model.h"
 #include "parse/parse.h"

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "prefilter.h"
+#include "prefilter/prefilter.h"
 
 typedef struct fixture {
   gl_ruleset set;

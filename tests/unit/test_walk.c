@@ -21,7 +21,7 @@
 #include <cmocka.h>
 #include <git2.h>
 
-#include "walk.h"
+#include "walk/walk.h"
 
 /* ---- fixture ------------------------------------------------------------------------------- */
 

@@ -1,6 +1,6 @@
 /* cli.c: parses gpulint's command line (see cli.h and `gpulint --help`).
  * Owns: the option table and value parsing. Not: printing or acting. Threads: main thread only. */
-#include "cli.h"
+#include "cli/cli.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -291,15 +291,15 @@ static void set_defaults(gl_cli *cli) {
   cli->color = GL_COLOR_AUTO;
 }
 
-/* The first positional argument may name a subcommand (commands.def). */
+/* The first positional argument may name a subcommand (GL_COMMANDS, cli.h). */
 static bool take_subcommand(gl_cli *cli, const char *arg) {
   static const struct {
     const char *word;
     gl_cmd cmd;
   } words[] = {
-#define GL_COMMAND(word, id, needs, handler) {word, GL_CMD_##id},
-#include "commands.def"
-#undef GL_COMMAND
+#define WORD(word, id, needs, handler) {word, GL_CMD_##id},
+      GL_COMMANDS(WORD)
+#undef WORD
   };
   for (size_t i = 0; i < sizeof words / sizeof words[0]; i++) {
     if (!words[i].word || strcmp(arg, words[i].word) != 0) continue;

@@ -2,7 +2,7 @@
  * Owns: thresholds -> level, rank, the cost text and its number format, and the warnings about
  *       bound metrics that the evidence lacks. Not: loading, printing, output formats.
  * Threads: main thread, after the workers joined; keeps no state between calls. */
-#include "calibrate.h"
+#include "calibrate/calibrate.h"
 #include "base/strbuf.h"
 
 #include <math.h>

@@ -4,7 +4,7 @@
  *       top-level keys, device, metrics; each error at the item's position in the text.
  * Not: the meaning of metrics (calibrate.c). The cJSON tree never leaves gl_evidence_parse.
  * Threads: stateless; the result is read-only once returned. */
-#include "evidence.h"
+#include "evidence/evidence.h"
 
 #include <cjson/cJSON.h>
 #include <math.h>

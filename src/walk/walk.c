@@ -4,7 +4,7 @@
  *       libgit2 (never the git binary: a scanned repository's core.fsmonitor names a program).
  * Not: opening or reading any file (load.c); FIFOs, devices and sockets are never opened here.
  * Threads: main thread only; git_libgit2_init/shutdown bracket each gl_walk. */
-#include "walk.h"
+#include "walk/walk.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -14,13 +14,29 @@
 #include "base/vec.h"
 #include "rules/rules.h"
 
-/* The subcommands (commands.def): `clean` removes the project's result cache; `merge FILE...`
- * has the SARIF logs in paths and -o the output; SHOW_SETTINGS is --show-settings PATH. */
-typedef enum gl_cmd {
-#define GL_COMMAND(word, id, needs, handler) GL_CMD_##id,
-#include "commands.def"
-#undef GL_COMMAND
-} gl_cmd;
+/* The one list of gpulint's subcommands, one row each: adding a subcommand is one row here and
+ * its handler in main.c. X(word, id, needs, handler): word as typed after `gpulint` (NULL: reached
+ * only by an option, --show-settings), id the GL_CMD_<id> value below, needs what main.c loads
+ * before the handler runs (GL_NEEDS_NOTHING, GL_NEEDS_CONFIG: the configuration applied,
+ * GL_NEEDS_RULES: and the ruleset and its combined query), handler main.c's
+ * `static int handler(const command_ctx *)`, returning the exit status. Expanded here (the gl_cmd
+ * enum), in cli.c (the words) and in main.c (the dispatch table).
+ * `clean` removes the project's result cache; `merge FILE...` has the SARIF logs in paths and -o
+ * the output; SHOW_SETTINGS is --show-settings PATH. */
+#define GL_COMMANDS(X)                                                 \
+  X("check", CHECK, GL_NEEDS_RULES, run_check)                         \
+  X("rule", RULE, GL_NEEDS_RULES, run_rule)                            \
+  X("rules", RULES, GL_NEEDS_RULES, run_rules)                         \
+  X("help", HELP, GL_NEEDS_NOTHING, run_help)                          \
+  X("version", VERSION, GL_NEEDS_NOTHING, run_version)                 \
+  X(NULL, SHOW_SETTINGS, GL_NEEDS_RULES, run_show_settings)            \
+  X("clean", CLEAN, GL_NEEDS_CONFIG, run_clean)                        \
+  X("merge", MERGE, GL_NEEDS_NOTHING, run_merge)
+
+#define GL_CMD_ENUM(word, id, needs, handler) GL_CMD_##id,
+typedef enum gl_cmd { GL_COMMANDS(GL_CMD_ENUM) } gl_cmd;
+#undef GL_CMD_ENUM
+
 typedef enum gl_color { GL_COLOR_AUTO, GL_COLOR_ALWAYS, GL_COLOR_NEVER } gl_color;
 
 typedef gl_vec(char *) gl_strvec;

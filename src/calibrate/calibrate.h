@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 #include "base/vec.h"
-#include "evidence.h"
-#include "result.h"
+#include "evidence/evidence.h"
+#include "result/result.h"
 #include "rules/rules.h"
 
 /* Room for any formatted figure with its unit: numbers of 1e-30..1e30 are written out in full,

@@ -11,9 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "match/match.h"
-#include "result.h"
+#include "result/result.h"
 #include "rules/rules.h"
-#include "walk.h"
+#include "walk/walk.h"
 
 typedef struct gl_engine_opts {
   unsigned jobs;              /* 0 = online cores */

@@ -2,7 +2,7 @@
  * Owns: the output order (path, line, column, rule id) that makes every --jobs byte-identical.
  * Not: producing or printing results. Threads: a file result belongs to one worker; a run is
  * sorted and read only after the workers join. */
-#include "result.h"
+#include "result/result.h"
 
 #include <stdarg.h>
 #include <stdio.h>

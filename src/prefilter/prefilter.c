@@ -9,7 +9,7 @@
  *       one a trigger has and its first two bytes start one, and the probe compares stored
  *       lengths before bytes. On the Python stdlib (no trigger anywhere): about 5 instructions a
  *       byte with SSE2, 8 without. */
-#include "prefilter.h"
+#include "prefilter/prefilter.h"
 
 #include <stdint.h>
 #include <stdlib.h>

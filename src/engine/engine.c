@@ -6,7 +6,7 @@
  * Not: choosing files, printing, exit status.
  * Threads: workers share only the frozen ruleset, matcher and prefilter, an atomic task index, and
  *          the large-file gate (mutex + condition variable). Each writes only its own result slot. */
-#include "engine.h"
+#include "engine/engine.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -21,7 +21,7 @@
 #include "model/model.h"
 #include "notebook/notebook.h"
 #include "parse/parse.h"
-#include "prefilter.h"
+#include "prefilter/prefilter.h"
 #include "program/program.h"
 #include "report/report.h"
 #include "suppress/suppress.h"
