@@ -18,7 +18,7 @@
 /* In bit order: role_names[i] is the name of bit 1u << i. */
 static const char *const role_names[GL_ROLE_COUNT] = {
     "device-returning", "host-returning", "d2h", "h2d", "sync", "alloc", "gpu-work", "timer",
-    "buffer", "pinned", "handle", "mapped", "jit", "event", "launch",
+    "buffer", "pinned", "handle", "mapped", "jit", "event", "launch", "availability",
 };
 
 uint32_t gl_role_parse(const char *name, size_t len) {
@@ -87,8 +87,10 @@ void gl_libmodels_free(gl_libmodels *lm) {
   gl_vec_free(&lm->files);
   gl_vec_free(&lm->libraries);
   gl_vec_free(&lm->gpu_library);
-  for (size_t i = 0; i < lm->warm_up.len; i++) free(lm->warm_up.data[i]);
-  gl_vec_free(&lm->warm_up);
+  for (int t = 0; t < GL_LM_TEXT_COUNT; t++) {
+    for (size_t i = 0; i < lm->texts[t].len; i++) free(lm->texts[t].data[i]);
+    gl_vec_free(&lm->texts[t]);
+  }
   free(lm);
 }
 
@@ -303,7 +305,7 @@ static void build_modules(gl_libmodels *lm) {
       if (lm->modules.data[k].seg_len == n && memcmp(lm->modules.data[k].seg, e->name, n) == 0)
         mod = &lm->modules.data[k];
     if (!mod) {
-      gl_lm__module m = {e->name, n, 0, false};
+      gl_lm__module m = {e->name, n, 0, false, e->at.file};
       gl_vec_push(&lm->modules, m);
       mod = &lm->modules.data[lm->modules.len - 1];
     }
@@ -446,8 +448,19 @@ const char *gl_libmodels_module(const gl_libmodels *lm, size_t i, size_t *len, u
   return m->seg;
 }
 
-const char *gl_libmodels_warm_up(const gl_libmodels *lm, uint16_t library) {
-  return lm && library < lm->warm_up.len ? lm->warm_up.data[library] : NULL;
+const char *gl_libmodels_text(const gl_libmodels *lm, uint16_t library, gl_lm_text which) {
+  if (!lm || (unsigned)which >= GL_LM_TEXT_COUNT) return NULL;
+  return library < lm->texts[which].len ? lm->texts[which].data[library] : NULL;
+}
+
+int gl_libmodels_module_library(const gl_libmodels *lm, const char *q, size_t len) {
+  const char *dot = memchr(q, '.', len);
+  size_t n = dot ? (size_t)(dot - q) : len;
+  for (size_t i = 0; i < gl_libmodels_module_count(lm); i++) {
+    const gl_lm__module *m = &lm->modules.data[i];
+    if (m->seg_len == n && memcmp(m->seg, q, n) == 0) return m->library;
+  }
+  return -1;
 }
 
 size_t gl_libmodels_entry_count(const gl_libmodels *lm) { return lm ? lm->entries.len : 0; }

@@ -37,8 +37,10 @@ enum {
   GL_ROLE_EVENT = 1u << 13,           /* makes a device event (records and times device work) */
   GL_ROLE_LAUNCH = 1u << 14,          /* launches the kernel given as its first argument or
                                          `kernel=` (warp.launch) */
+  GL_ROLE_AVAILABILITY = 1u << 15,    /* tells whether a GPU is there: asks (is_available,
+                                         getDeviceCount), or is the exception raised when none is */
 };
-#define GL_ROLE_COUNT 15
+#define GL_ROLE_COUNT 16
 #define GL_ROLES_RECORDED 0xffu
 
 /* "d2h" -> GL_ROLE_D2H ...; 0 for an unknown name. */
@@ -140,7 +142,7 @@ typedef struct gl_api_entry {
   uint8_t syncs_on;          /* "syncs-on": N: 1 + the position of the argument whose device
                                 values the sync waits for (repeat_interleave's repeats); 0: the
                                 receiver of a method, the first argument of a function */
-  uint16_t library;          /* the model file that defines it (gl_libmodels_warm_up) */
+  uint16_t library;          /* the model file that defines it (gl_libmodels_text) */
   char syncs_unless[GL_SYNCS_UNLESS_CAP];  /* "syncs-unless": a keyword that, given with a value
                                 other than True, removes the sync (repeat_interleave's
                                 output_size, validate_args); "" when none */
@@ -219,9 +221,20 @@ int gl_libmodels_gpu_only(const gl_libmodels *lm, const char *q);
 size_t gl_libmodels_module_count(const gl_libmodels *lm);
 const char *gl_libmodels_module(const gl_libmodels *lm, size_t i, size_t *len, uint32_t *roles,
                                 bool *gpu);
-/* The model file `library`'s "warm-up" (what its jit callables do on their first call and how
- * to warm them up, as GPU304's message says it), or NULL. */
-const char *gl_libmodels_warm_up(const gl_libmodels *lm, uint16_t library);
+/* What a model file says for messages (its keys, each a non-empty string). */
+typedef enum gl_lm_text {
+  GL_LM_WARM_UP,       /* "warm-up": what its jit callables do on their first call and how to warm
+                          them up, as GPU304's message says it */
+  GL_LM_SYNCHRONIZE,   /* "synchronize": how to wait for its device work, as Markdown
+                          ("`torch.cuda.synchronize()`"); the timing checks name it */
+  GL_LM_BENCHMARK,     /* "benchmark": a timer of its own that waits for the device, as Markdown */
+  GL_LM_TEXT_COUNT
+} gl_lm_text;
+/* The model file `library`'s text `which`, or NULL. */
+const char *gl_libmodels_text(const gl_libmodels *lm, uint16_t library, gl_lm_text which);
+/* The model file (its index, as gl_api_entry.library) whose functions first name the top-level
+ * module of the dotted name q[0..len) ("cupyx" of "cupyx.scipy.fft": cupy's), or -1. */
+int gl_libmodels_module_library(const gl_libmodels *lm, const char *q, size_t len);
 /* Every function entry, i < gl_libmodels_entry_count: its qualified name (a wildcard keeps its
  * ".*") and entry in *e, or NULL for an entry that is not a function's. */
 size_t gl_libmodels_entry_count(const gl_libmodels *lm);

@@ -77,6 +77,7 @@ typedef struct gl_lm__module {
   size_t seg_len;
   uint32_t roles;    /* the roles of every function entry under it, together */
   bool gpu;          /* a GPU library's: its model file names a device-array or gpu-only modules */
+  uint16_t library;  /* the model file of the first entry under it */
 } gl_lm__module;
 
 /* A model file's "device-array": the type of device data its library makes. */
@@ -95,7 +96,8 @@ struct gl_libmodels {
   gl_vec(char *) gpu_only;    /* "gpu-only-modules" of every model file, owned */
   gl_vec(char *) step_defs;   /* "per-step-defs" patterns of every model file, owned */
   gl_vec(uint8_t) gpu_library; /* per file: it names a device-array or gpu-only modules */
-  gl_vec(char *) warm_up;     /* per file: its "warm-up", owned, or NULL */
+  gl_vec(char *) texts[GL_LM_TEXT_COUNT];  /* per file: its "warm-up", ... (gl_lm_text), owned, or
+                                            NULL */
   /* Built by gl_libmodels_freeze; cleared by gl_libmodels_add. */
   bool frozen;
   int freeze_rc;              /* what gl_libmodels_freeze returned */

@@ -496,7 +496,7 @@ static bool is_root_key(const char *k) {
   return strcmp(k, "library") == 0 || strcmp(k, "description") == 0 || strcmp(k, "functions") == 0 ||
          strcmp(k, "types") == 0 || strcmp(k, "triggers") == 0 || strcmp(k, "device-array") == 0 ||
          strcmp(k, "gpu-only-modules") == 0 || strcmp(k, "per-step-defs") == 0 ||
-         strcmp(k, "warm-up") == 0;
+         strcmp(k, "warm-up") == 0 || strcmp(k, "synchronize") == 0 || strcmp(k, "benchmark") == 0;
 }
 
 /* "rules/models/cupy.json" -> "cupy" (length in *n). */
@@ -581,15 +581,17 @@ static void read_gpu_only(jctx *c, const cJSON *arr, size_t off) {
   if (arr->child) c->lm->gpu_library.data[c->file] = 1;
 }
 
-/* "warm-up": a sentence for GPU304's message (what the library's jit callables do on their
- * first call, and how to warm them up). */
-static void read_warm_up(jctx *c, const cJSON *v, size_t off) {
+/* The keys whose value is text for messages, in gl_lm_text order. */
+static const char *const text_keys[GL_LM_TEXT_COUNT] = {"warm-up", "synchronize", "benchmark"};
+
+/* "warm-up", "synchronize", "benchmark": a non-empty string for messages (gl_lm_text). */
+static void read_text(jctx *c, gl_lm_text which, const cJSON *v, size_t off) {
   if (!cJSON_IsString(v) || !v->valuestring[0]) {
-    err(c, off, "'warm-up' must be a non-empty string");
+    err(c, off, "'%s' must be a non-empty string", text_keys[which]);
     return;
   }
-  free(c->lm->warm_up.data[c->file]);
-  c->lm->warm_up.data[c->file] = gl_xstrdup(v->valuestring);
+  free(c->lm->texts[which].data[c->file]);
+  c->lm->texts[which].data[c->file] = gl_xstrdup(v->valuestring);
 }
 
 /* "per-step-defs": shell globs over def names (letters, digits, '_' and '*'). */
@@ -623,7 +625,7 @@ static bool read_root(jctx *c, const cJSON *root, size_t off) {
     if (!is_root_key(it->string))
       err(c, m.key,
           "unknown key '%s' (expected library, description, triggers, device-array, "
-          "gpu-only-modules, per-step-defs, warm-up, functions or types)",
+          "gpu-only-modules, per-step-defs, warm-up, synchronize, benchmark, functions or types)",
           it->string);
     if (strcmp(it->string, "library") == 0) lib = it, lib_off = m.val;
   }
@@ -637,7 +639,8 @@ static bool read_root(jctx *c, const cJSON *root, size_t off) {
     if (strcmp(it->string, "device-array") == 0) read_device_array(c, it, m.val);
     if (strcmp(it->string, "gpu-only-modules") == 0) read_gpu_only(c, it, m.val);
     if (strcmp(it->string, "per-step-defs") == 0) read_step_defs(c, it, m.val);
-    if (strcmp(it->string, "warm-up") == 0) read_warm_up(c, it, m.val);
+    for (int t = 0; t < GL_LM_TEXT_COUNT; t++)
+      if (strcmp(it->string, text_keys[t]) == 0) read_text(c, (gl_lm_text)t, it, m.val);
     if (strcmp(it->string, "functions") == 0) read_functions(c, it, m.val);
     if (strcmp(it->string, "types") == 0) read_types(c, it, m.val);
   }
@@ -673,7 +676,7 @@ int gl_libmodels_add(gl_libmodels *lm, const char *path, const char *data, size_
   gl_vec_push(&lm->files, gl_xstrdup(c.path));
   gl_vec_push(&lm->libraries, gl_xstrdup(""));
   gl_vec_push(&lm->gpu_library, (uint8_t)0);
-  gl_vec_push(&lm->warm_up, (char *)NULL);
+  for (int t = 0; t < GL_LM_TEXT_COUNT; t++) gl_vec_push(&lm->texts[t], (char *)NULL);
   gl_load_buffer(&c.src, c.path, c.text, c.len);
   c.start = c.src.bom_len;
   if (!parse_and_read(&c)) {
@@ -681,7 +684,7 @@ int gl_libmodels_add(gl_libmodels *lm, const char *path, const char *data, size_
     free(lm->files.data[--lm->files.len]);
     free(lm->libraries.data[--lm->libraries.len]);
     lm->gpu_library.len--;
-    free(lm->warm_up.data[--lm->warm_up.len]);
+    for (int t = 0; t < GL_LM_TEXT_COUNT; t++) free(lm->texts[t].data[--lm->texts[t].len]);
   }
   free((char *)c.text);
   gl_source_free(&c.src);

@@ -76,7 +76,7 @@ static void test_roles(void **state) {
   static const char *const names[] = {"device-returning", "host-returning", "d2h", "h2d",
                                       "sync", "alloc", "gpu-work", "timer",
                                       "buffer", "pinned", "handle", "mapped",
-                                      "jit", "event", "launch"};
+                                      "jit", "event", "launch", "availability"};
   for (int i = 0; i < GL_ROLE_COUNT; i++) {
     assert_int_equal(gl_role_parse(names[i], strlen(names[i])), 1u << i);
     assert_string_equal(gl_role_name(1u << i), names[i]);
@@ -291,7 +291,7 @@ static void test_bad_json(void **state) {
 static void test_unknown_keys(void **state) {
   (void)state;
   expect_one(" \"description\"", " \"descripton\"", 2, 2,
-             "unknown key 'descripton' (expected library, description, triggers, device-array, gpu-only-modules, per-step-defs, warm-up, functions or types)");
+             "unknown key 'descripton' (expected library, description, triggers, device-array, gpu-only-modules, per-step-defs, warm-up, synchronize, benchmark, functions or types)");
   expect_one("\"roles\": [\"timer\"]", "\"role\": [\"timer\"]", 12, 25,
              "unknown key 'role' (expected roles, when, result, type, decorates, clock, per-step, partial, host-sink, any-receiver, device-params, places, syncs, syncs-args, syncs-on or syncs-unless)");
   expect_one("{\"provenance\": \"host\"}", "{\"provenance\": \"host\", \"method\": {}}", 22, 39,
@@ -300,7 +300,7 @@ static void test_unknown_keys(void **state) {
              "duplicate key 'result'");
   /* Columns count characters, as editors do: each "é" (two bytes) is one column. */
   expect_one("everything\",\n", "everything\u00e9\u00e9\", \"x\": 1,\n", 2, 57,
-             "unknown key 'x' (expected library, description, triggers, device-array, gpu-only-modules, per-step-defs, warm-up, functions or types)");
+             "unknown key 'x' (expected library, description, triggers, device-array, gpu-only-modules, per-step-defs, warm-up, synchronize, benchmark, functions or types)");
   expect_one("\"types\": {", "\"library\": \"demo\", \"types\": {", 14, 2, "duplicate key 'library'");
 }
 
@@ -402,8 +402,8 @@ static void test_warm_up_and_entries(void **state) {
                                  " \"warm-up\": \"call it twice\",\n \"functions\": {\n");
   const gl_api_entry *e = fn(lm, "demo.zeros_like");
   assert_non_null(e);
-  assert_string_equal(gl_libmodels_warm_up(lm, e->library), "call it twice");
-  assert_null(gl_libmodels_warm_up(lm, 7));
+  assert_string_equal(gl_libmodels_text(lm, e->library, GL_LM_WARM_UP), "call it twice");
+  assert_null(gl_libmodels_text(lm, 7, GL_LM_WARM_UP));
   size_t functions = 0, wild = 0;
   for (size_t i = 0; i < gl_libmodels_entry_count(lm); i++) {
     const gl_api_entry *x;
@@ -416,8 +416,8 @@ static void test_warm_up_and_entries(void **state) {
   assert_int_equal(wild, 1);
   gl_libmodels_free(lm);
   lm = load_demo();
-  assert_null(gl_libmodels_warm_up(lm, fn(lm, "demo.zeros_like")->library));
-  assert_null(gl_libmodels_warm_up(NULL, 0));
+  assert_null(gl_libmodels_text(lm, fn(lm, "demo.zeros_like")->library, GL_LM_WARM_UP));
+  assert_null(gl_libmodels_text(NULL, 0, GL_LM_WARM_UP));
   assert_int_equal(gl_libmodels_entry_count(NULL), 0);
   gl_libmodels_free(lm);
   expect_one(" \"functions\": {\n", " \"warm-up\": \"\",\n \"functions\": {\n", 3, 13,
@@ -560,7 +560,7 @@ static void test_places(void **state) {
 static void test_positions_after_strings(void **state) {
   (void)state;
   expect_one("everything\",\n", "everything\", \"x\": 1,\n", 2, 55,
-             "unknown key 'x' (expected library, description, triggers, device-array, gpu-only-modules, per-step-defs, warm-up, functions or types)");
+             "unknown key 'x' (expected library, description, triggers, device-array, gpu-only-modules, per-step-defs, warm-up, synchronize, benchmark, functions or types)");
   expect_one("\"demo.random.seed\": {}", "\"demo.random.seed\": {\"type\": \"a{b\"}", 7, 32,
              "invalid type name 'a{b' (expected a dotted name)");
 }

@@ -155,17 +155,12 @@ static bool gpu_switch_param(const gl_source *src, TSNode p) {
   return false;
 }
 
-static bool is_guard_name(const char *q) {
-  static const char *const guards[] = {
-      "cupy.cuda.runtime.getDeviceCount", "cupy.cuda.is_available", "cupy.is_available",
-      "numba.cuda.is_available", "numba.cuda.detect", "torch.cuda.is_available",
-      "warp.is_cuda_available", "cupy.cuda.runtime.CUDARuntimeError",
-      "cupy_backends.cuda.api.runtime.CUDARuntimeError",
-      "numba.cuda.cudadrv.error.CudaSupportError",
-      NULL};
-  for (const char *const *g = guards; *g; g++)
-    if (strcmp(q, *g) == 0) return true;
-  return false;
+/* A name whose model entry has the availability role: a function that asks whether a GPU is there
+ * (`torch.cuda.is_available`, `cupy.cuda.runtime.getDeviceCount`), or the exception raised when
+ * none is (`cupy.cuda.runtime.CUDARuntimeError`). */
+static bool is_guard_name(const gstate *st, const char *q) {
+  const gl_api_entry *e = gl_libmodels_function(gl_model_libmodels(st->ctx->model), q, strlen(q));
+  return e && (e->roles & GL_ROLE_AVAILABILITY);
 }
 
 static void look(gstate *st, TSNode n) {
@@ -175,7 +170,7 @@ static void look(gstate *st, TSNode n) {
   TSSymbol sym = ts_node_symbol(n);   /* once: this runs on every node of the file */
   bool ident = GL_HAS(sym, identifier);
   if (ident || GL_HAS(sym, attribute)) {
-    if (resolve(st, n, q) && is_guard_name(q)) st->guarded = true;
+    if (resolve(st, n, q) && is_guard_name(st, q)) st->guarded = true;
     if (ident && gl_check__text_is(src, n, "CUDARuntimeError")) st->guarded = true;
   } else if (GL_HAS(sym, assignment)) {
     note_modules(st, module_bits(st, gl_parse_child(n, "right", 5)), n);

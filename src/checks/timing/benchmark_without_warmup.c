@@ -230,7 +230,7 @@ static bool cold(const wstate *st, const site *c) {
 
 /* The fix: the maker's library's "warm-up" (its model). */
 static const char *warm_up(const wstate *st, const jtype *jt) {
-  const char *w = gl_libmodels_warm_up(gl_model_libmodels(st->ctx->model), jt->library);
+  const char *w = gl_libmodels_text(gl_model_libmodels(st->ctx->model), jt->library, GL_LM_WARM_UP);
   return w ? w : "call it once before the timer starts";
 }
 
