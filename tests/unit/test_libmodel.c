@@ -422,6 +422,10 @@ static void test_warm_up_and_entries(void **state) {
   gl_libmodels_free(lm);
   expect_one(" \"functions\": {\n", " \"warm-up\": \"\",\n \"functions\": {\n", 3, 13,
              "'warm-up' must be a non-empty string");
+  expect_one(" \"functions\": {\n", " \"synchronize\": 1,\n \"functions\": {\n", 3, 17,
+             "'synchronize' must be a non-empty string");
+  expect_one(" \"functions\": {\n", " \"benchmark\": [],\n \"functions\": {\n", 3, 15,
+             "'benchmark' must be a non-empty string");
 }
 
 /* "clock" says which clock a timer reads; only functions have one. */

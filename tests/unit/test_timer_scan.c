@@ -177,10 +177,27 @@ static void test_classes_and_libs(void **state) {
   assert_true(event(f, "cp.ones(3)", GL_TEV_WORK) >= 0);
   assert_true(event(f, "x * 2", GL_TEV_WORK) >= 0);
   assert_true(event(f, "torch.ones(3, device='cuda') * 2", GL_TEV_WORK) >= 0);
-  assert_int_equal(gl_tscan_event_lib(&f->s, event(f, "cp.ones(3)", GL_TEV_WORK)), GL_TLIB_CUPY);
-  assert_int_equal(gl_tscan_event_lib(&f->s, event(f, "x * 2", GL_TEV_WORK)), GL_TLIB_CUPY);
+  /* The library of GPU work, and the fix its model words (cupyx belongs to cupy's model). */
+  const gl_libmodels *lm = *state;
+  gl_tlib cupy = gl_tscan_lib_of(lm, "cupyx.scipy", 11), torch = gl_tscan_lib_of(lm, "torch", 5);
+  assert_int_not_equal(cupy, GL_TLIB_NONE);
+  assert_int_not_equal(torch, GL_TLIB_NONE);
+  assert_int_not_equal(cupy, torch);
+  assert_int_equal(gl_tscan_lib_of(lm, "cupy.ones", 9), cupy);
+  assert_int_equal(gl_tscan_lib_of(lm, "numpy.ones", 10), GL_TLIB_NONE);   /* no "synchronize" */
+  assert_int_equal(gl_tscan_lib_of(lm, "cupyfoo", 7), GL_TLIB_NONE);
+  assert_int_equal(gl_tscan_event_lib(&f->s, event(f, "cp.ones(3)", GL_TEV_WORK)), cupy);
+  assert_int_equal(gl_tscan_event_lib(&f->s, event(f, "x * 2", GL_TEV_WORK)), cupy);
   assert_int_equal(gl_tscan_event_lib(&f->s, event(f, "torch.ones(3, device='cuda') * 2", GL_TEV_WORK)),
-                   GL_TLIB_TORCH);
+                   torch);
+  char buf[256];
+  assert_string_equal(gl_tscan_fix(lm, cupy, GL_TFIX_CALL, buf, sizeof buf),
+                      "call `cp.cuda.Device().synchronize()` before reading the clock, or time it "
+                      "with `cupyx.profiler.benchmark`");
+  assert_string_equal(gl_tscan_fix(lm, torch, GL_TFIX_END, buf, sizeof buf),
+                      "end it with `torch.cuda.synchronize()`, or time it with "
+                      "`torch.utils.benchmark.Timer` or CUDA events");
+  assert_null(gl_tscan_fix(lm, GL_TLIB_NONE, GL_TFIX_END, buf, sizeof buf));
   done(f);
 }
 

@@ -12,16 +12,6 @@
 
 #include "notebook/notebook.h"
 
-static const char *fix_for(gl_tlib lib) {
-  switch (lib) {
-  case GL_TLIB_CUPY: return "end it with `cp.cuda.Device().synchronize()` (or read a result with `.item()`)";
-  case GL_TLIB_TORCH: return "end it with `torch.cuda.synchronize()`";
-  case GL_TLIB_JAX: return "end it with `jax.block_until_ready(...)` on its result";
-  case GL_TLIB_WARP: return "end it with `wp.synchronize()`";
-  case GL_TLIB_NUMBA: return "end it with `numba.cuda.synchronize()`";
-  default: return "end it with a synchronization of the GPU library it uses";
-  }
-}
 
 static void report(const gl_check_ctx *ctx, const gl_tscan *s, const gl_nb_magic *m, int32_t ev) {
   const gl_source *src = ctx->src;
@@ -30,12 +20,14 @@ static void report(const gl_check_ctx *ctx, const gl_tscan *s, const gl_nb_magic
   int len = (int)(b - a > 60 ? 60 : b - a);
   const char *nl = memchr(src->bytes + a, '\n', (size_t)len);
   if (nl) len = (int)(nl - (src->bytes + a));
-  char msg[640];
+  char msg[640], fix[256];
+  const char *f = gl_tscan_fix(gl_model_libmodels(ctx->model), gl_tscan_event_lib(s, ev),
+                               GL_TFIX_END, fix, sizeof fix);
   snprintf(msg, sizeof msg,
            "`%s%s` times GPU work that nothing waits for (`%.*s`), so it measures the launch, not "
            "the work; %s",
            m->kind == GL_NB_CELL_MAGIC ? "%%" : "%", m->name, len, src->bytes + a,
-           fix_for(gl_tscan_event_lib(s, ev)));
+           f ? f : "end it with a synchronization of the GPU library it uses");
   gl_check_report_bytes(ctx, m->start, m->end, msg, a, b,
                         "the last GPU work it times, not synchronized");
 }

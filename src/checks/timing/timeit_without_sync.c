@@ -23,7 +23,7 @@
 typedef struct tstate {
   const gl_check_ctx *ctx;
   gl_check__nodes defs;
-  const char *file_lib;   /* the only GPU library the file imports, or NULL */
+  gl_tlib file_lib;       /* the only GPU library the file imports, or GL_TLIB_NONE */
 } tstate;
 
 /* What a piece of code does, in evaluation order. Positions: the end byte, ties broken by the
@@ -32,10 +32,8 @@ typedef struct flow {
   TSNode work;            /* the last GPU work, or a null node */
   uint64_t work_at, sync_at;
   bool has_work, has_sync;
-  const char *lib;        /* the library of the last GPU library call seen, or NULL */
+  gl_tlib lib;            /* the library of the last GPU library call seen, or GL_TLIB_NONE */
 } flow;
-
-static const char *const libs[] = {"cupy", "cupyx", "torch", "jax", "warp", "numba"};
 
 
 static uint64_t pos(TSNode n) {
@@ -47,25 +45,20 @@ static bool is_operation(TSNode n) {
          GL_IS(n, subscript) || GL_IS(n, augmented_assignment);
 }
 
-/* The library a qualified name belongs to (cupyx counts as cupy), or NULL. */
-static const char *lib_of(const char *q) {
-  for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
-    size_t n = strlen(libs[i]);
-    if (strncmp(q, libs[i], n) == 0 && (q[n] == '.' || q[n] == '\0'))
-      return i < 2 ? "cupy" : libs[i];
-  }
-  return NULL;
+/* The library a qualified name belongs to (cupyx counts as cupy), or GL_TLIB_NONE. */
+static gl_tlib lib_of(const tstate *st, const char *q) {
+  return gl_tscan_lib_of(gl_model_libmodels(st->ctx->model), q, strlen(q));
 }
 
 static void note_lib(const tstate *st, TSNode call, flow *f) {
   char q[QNAME_CAP];
-  const char *lib = gl_check__callee(st->ctx->model, call, q, sizeof q) ? lib_of(q) : NULL;
-  if (lib) f->lib = lib;
+  gl_tlib lib = gl_check__callee(st->ctx->model, call, q, sizeof q) ? lib_of(st, q) : GL_TLIB_NONE;
+  if (lib != GL_TLIB_NONE) f->lib = lib;
 }
 
-/* The one GPU library the file's imports name, or NULL (none, or several). */
-static const char *imported_lib(const tstate *st) {
-  const char *only = NULL;
+/* The one GPU library the file's imports name, or GL_TLIB_NONE (none, or several). */
+static gl_tlib imported_lib(const tstate *st) {
+  gl_tlib only = GL_TLIB_NONE;
   char q[QNAME_CAP];
   gl_check__walk s;
   gl_check__walk_init(&s, st->ctx->model, ts_tree_root_node(st->ctx->tree));
@@ -74,12 +67,12 @@ static const char *imported_lib(const tstate *st) {
   while (!many && gl_check__walk_next(&s, &n)) {
     if (!gl_parse_type_is(n, "dotted_name") || !gl_model_resolve(st->ctx->model, n, q, sizeof q))
       continue;
-    const char *lib = lib_of(q);
-    if (lib && only && strcmp(lib, only) != 0) many = true;
-    if (lib) only = lib;
+    gl_tlib lib = lib_of(st, q);
+    if (lib != GL_TLIB_NONE && only != GL_TLIB_NONE && lib != only) many = true;
+    if (lib != GL_TLIB_NONE) only = lib;
   }
   gl_check__walk_free(&s);
-  return many ? NULL : only;
+  return many ? GL_TLIB_NONE : only;
 }
 
 static void add_work(flow *f, TSNode n) {
@@ -111,7 +104,7 @@ static void helper_call(const tstate *st, TSNode call, TSNode self, flow *f) {
   scan_code(st, gl_parse_child(def, "body", 4), def, 0, &h);
   if (unsynced(&h)) {
     add_work(f, call);
-    if (h.lib) f->lib = h.lib;
+    if (h.lib != GL_TLIB_NONE) f->lib = h.lib;
   } else if (h.has_sync) {
     add_sync(f, call);
   }
@@ -162,19 +155,13 @@ static TSNode stmt_code(const tstate *st, TSNode stmt, TSNode *self) {
   return gl_parse_child(def, "body", 4);
 }
 
-static const char *fix_for(const char *lib) {
-  if (!lib) return "end it with a synchronization (`cp.cuda.Device().synchronize()`, "
-                   "`torch.cuda.synchronize()`, `jax.block_until_ready`, `wp.synchronize()`, "
-                   "`numba.cuda.synchronize()`), or time it with `cupyx.profiler.benchmark` / "
-                   "`torch.utils.benchmark.Timer`";
-  if (strcmp(lib, "cupy") == 0)
-    return "end it with `cp.cuda.Device().synchronize()`, or time it with "
-           "`cupyx.profiler.benchmark`";
-  if (strcmp(lib, "torch") == 0)
-    return "end it with `torch.cuda.synchronize()`, or time it with `torch.utils.benchmark.Timer`";
-  if (strcmp(lib, "jax") == 0) return "end it with `jax.block_until_ready(...)` on its result";
-  if (strcmp(lib, "warp") == 0) return "end it with `wp.synchronize()`";
-  return "end it with `numba.cuda.synchronize()`, or time it with `cupyx.profiler.benchmark`";
+/* The fix, for library lib (its model's "synchronize" and "benchmark"). */
+static const char *fix_for(const tstate *st, gl_tlib lib, char *buf, size_t cap) {
+  const char *f = gl_tscan_fix(gl_model_libmodels(st->ctx->model), lib, GL_TFIX_END, buf, cap);
+  return f ? f : "end it with a synchronization (`cp.cuda.Device().synchronize()`, "
+                 "`torch.cuda.synchronize()`, `jax.block_until_ready`, `wp.synchronize()`, "
+                 "`numba.cuda.synchronize()`), or time it with `cupyx.profiler.benchmark` / "
+                 "`torch.utils.benchmark.Timer`";
 }
 
 /* Reports at `at` when stmt's code ends with GPU work that nothing synchronizes. */
@@ -190,12 +177,12 @@ static void check_stmt(const tstate *st, TSNode at, TSNode stmt) {
   int len = (int)(b - a > 60 ? 60 : b - a);
   const char *nl = memchr(src->bytes + a, '\n', (size_t)len);
   if (nl) len = (int)(nl - (src->bytes + a));
-  char where[48], msg[640];
+  char where[48], msg[640], fix[256];
   gl_check_line_label(st->ctx, a, where, sizeof where);
   snprintf(msg, sizeof msg,
            "timeit times GPU work that nothing waits for (`%.*s`, %s), so each run measures "
            "the launch, not the work; %s",
-           len, src->bytes + a, where, fix_for(f.lib ? f.lib : st->file_lib));
+           len, src->bytes + a, where, fix_for(st, f.lib != GL_TLIB_NONE ? f.lib : st->file_lib, fix, sizeof fix));
   const char *rel_msg[1] = {"the last GPU work of the timed code, not synchronized"};
   gl_check_report_related(st->ctx, at, msg, &f.work, rel_msg, 1);
 }

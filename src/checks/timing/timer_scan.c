@@ -8,6 +8,7 @@
  * Threads: a gl_tscan belongs to one worker. */
 #include "checks/timing/timer_scan.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "checks/walk.h"
@@ -17,13 +18,6 @@
 enum { GL_TEV_LOCAL = 1u << 4 }; /* a call of a plain name: may be a function of this file */
 #define QNAME_CAP 256
 
-static const struct {
-  const char *module;
-  gl_tlib lib;
-} lib_modules[] = {
-    {"cupy", GL_TLIB_CUPY}, {"cupyx", GL_TLIB_CUPY}, {"torch", GL_TLIB_TORCH},
-    {"jax", GL_TLIB_JAX},   {"warp", GL_TLIB_WARP},  {"numba", GL_TLIB_NUMBA},
-};
 
 typedef struct frame {
   TSNode node;
@@ -34,14 +28,26 @@ typedef struct frame {
 typedef gl_vec(frame) frame_stack;
 
 
+gl_tlib gl_tscan_lib_of(const gl_libmodels *lm, const char *q, size_t len) {
+  int lib = gl_libmodels_module_library(lm, q, len);
+  if (lib < 0 || lib >= UINT16_MAX || !gl_libmodels_text(lm, (uint16_t)lib, GL_LM_SYNCHRONIZE))
+    return GL_TLIB_NONE;
+  return (gl_tlib)(lib + 1);
+}
+
+const char *gl_tscan_fix(const gl_libmodels *lm, gl_tlib lib, gl_tfix form, char *buf, size_t cap) {
+  if (lib == GL_TLIB_NONE) return NULL;
+  const char *sync = gl_libmodels_text(lm, (uint16_t)(lib - 1), GL_LM_SYNCHRONIZE);
+  const char *bench = gl_libmodels_text(lm, (uint16_t)(lib - 1), GL_LM_BENCHMARK);
+  if (!sync) return NULL;
+  snprintf(buf, cap, form == GL_TFIX_CALL ? "call %s before reading the clock%s%s" : "end it with %s%s%s",
+           sync, bench ? ", or time it with " : "", bench ? bench : "");
+  return buf;
+}
+
 /* The library a qualified name belongs to, by its first segment. */
-static gl_tlib lib_of_qname(const char *q, size_t len) {
-  size_t seg = 0;
-  while (seg < len && q[seg] != '.') seg++;
-  for (size_t i = 0; i < sizeof lib_modules / sizeof lib_modules[0]; i++)
-    if (strlen(lib_modules[i].module) == seg && memcmp(q, lib_modules[i].module, seg) == 0)
-      return lib_modules[i].lib;
-  return GL_TLIB_NONE;
+static gl_tlib lib_of_qname(const gl_tscan *s, const char *q, size_t len) {
+  return gl_tscan_lib_of(gl_model_libmodels(s->model), q, len);
 }
 
 /* The name an expression is built on: `a` of a.b(c)[d].e, or a null node. */
@@ -67,10 +73,10 @@ static gl_tlib lib_of_expr(const gl_tscan *s, TSNode n) {
   char q[QNAME_CAP];
   TSNode fn = GL_IS(n, call) ? gl_parse_child(n, "function", 8) : n;
   if (!ts_node_is_null(fn) && gl_model_resolve(s->model, fn, q, sizeof q))
-    return lib_of_qname(q, strlen(q));
+    return lib_of_qname(s, q, strlen(q));
   TSNode b = base_name(n);
   if (!ts_node_is_null(b) && gl_model_resolve(s->model, b, q, sizeof q))
-    return lib_of_qname(q, strlen(q));
+    return lib_of_qname(s, q, strlen(q));
   return GL_TLIB_NONE;
 }
 
@@ -121,7 +127,7 @@ static bool library_device_call(const gl_tscan *s, TSNode call) {
     return !explicit_work(s, obj);
   char q[QNAME_CAP];
   return !ts_node_is_null(fn) && gl_model_resolve(s->model, fn, q, sizeof q) &&
-         lib_of_qname(q, strlen(q)) != GL_TLIB_NONE;
+         lib_of_qname(s, q, strlen(q)) != GL_TLIB_NONE;
 }
 
 static uint8_t classify(const gl_tscan *s, TSNode n, TSSymbol sym) {
@@ -173,7 +179,8 @@ static void visit_import(gl_tscan *s, TSNode n) {
     if (GL_IS(c, aliased_import)) c = gl_parse_child(c, "name", 4);
     if (!gl_parse_type_is(c, "dotted_name")) continue;
     uint32_t a = ts_node_start_byte(c), b = ts_node_end_byte(c);
-    s->libs |= 1u << lib_of_qname(s->src->bytes + a, b - a);
+    gl_tlib lib = lib_of_qname(s, s->src->bytes + a, b - a);
+    if (lib < 64) s->libs |= 1ull << lib;
   }
 }
 
@@ -484,8 +491,7 @@ gl_tlib gl_tscan_event_lib(const gl_tscan *s, int32_t ev) {
         return l->lib;
     }
   }
-  uint32_t libs = s->libs & ~1u;
-  for (int l = GL_TLIB_CUPY; l <= GL_TLIB_NUMBA; l++)
-    if (libs == 1u << l) return (gl_tlib)l;
-  return GL_TLIB_NONE;
+  uint64_t libs = s->libs & ~1ull;
+  if (!libs || (libs & (libs - 1))) return GL_TLIB_NONE;  /* none, or several */
+  return (gl_tlib)__builtin_ctzll(libs);
 }

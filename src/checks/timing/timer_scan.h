@@ -34,15 +34,16 @@ enum {
                                    the rule's `extra-cpu-timers` option */
 };
 
-/* GPU libraries, for the fix a message names. */
-typedef enum gl_tlib {
-  GL_TLIB_NONE = 0,
-  GL_TLIB_CUPY,
-  GL_TLIB_TORCH,
-  GL_TLIB_JAX,
-  GL_TLIB_WARP,
-  GL_TLIB_NUMBA,
-} gl_tlib;
+/* A GPU library, for the fix a message names: 1 + the index of a model file that says how to wait
+ * for its work ("synchronize", libmodel.h's gl_libmodels_text); GL_TLIB_NONE for none. */
+typedef uint16_t gl_tlib;
+#define GL_TLIB_NONE ((gl_tlib)0)
+
+/* How a timing message words its fix (gl_tscan_fix). */
+typedef enum gl_tfix {
+  GL_TFIX_CALL,       /* "call S before reading the clock[, or time it with B]" */
+  GL_TFIX_END,        /* "end it with S[, or time it with B]" */
+} gl_tfix;
 
 typedef struct gl_tevent {
   TSNode node;
@@ -103,7 +104,8 @@ typedef struct gl_tscan {
   gl_vec(gl_tlibname) libnames;
   gl_vec(gl_tclass) classes;
   gl_vec(gl_twith) withs;
-  uint32_t libs;                /* 1 << gl_tlib of every GPU library the file imports */
+  uint64_t libs;                /* 1 << gl_tlib of every GPU library the file imports (bit 0:
+                                   a module of no such library; libraries past 63 not kept) */
 } gl_tscan;
 
 /* Indexes tree (all borrowed; model may be NULL: then no event has roles and nothing is found).
@@ -135,6 +137,13 @@ int32_t gl_tscan_region(const gl_tscan *s, uint32_t from, uint32_t to, int32_t f
 /* The library of a GPU-work event: its callee's module, the module a name in it was bound
  * from, or the file's only GPU library; GL_TLIB_NONE when unsure. */
 gl_tlib gl_tscan_event_lib(const gl_tscan *s, int32_t ev);
+
+/* The library of the top-level module of the dotted name q[0..len), or GL_TLIB_NONE. */
+gl_tlib gl_tscan_lib_of(const gl_libmodels *lm, const char *q, size_t len);
+
+/* The fix for GPU work of library lib, worded as form asks, from its model's "synchronize" and
+ * "benchmark" (written into buf, cap bytes); NULL for GL_TLIB_NONE. */
+const char *gl_tscan_fix(const gl_libmodels *lm, gl_tlib lib, gl_tfix form, char *buf, size_t cap);
 
 /* The clock-read event starting at byte b, or -1. O(log events). */
 int32_t gl_tscan_clock_at(const gl_tscan *s, uint32_t b);

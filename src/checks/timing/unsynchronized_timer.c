@@ -19,18 +19,6 @@ typedef struct interval {
   int32_t open, close;   /* clock-read events */
 } interval;
 
-/* The fix, per library of the last GPU work (gl_tlib order). */
-static const char *const fixes[] = {
-    "synchronize the device before reading the clock (`cp.cuda.Device().synchronize()`, "
-    "`torch.cuda.synchronize()`, `jax.block_until_ready(out)`)",
-    "call `cp.cuda.Device().synchronize()` before reading the clock, or time it with "
-    "`cupyx.profiler.benchmark`",
-    "call `torch.cuda.synchronize()` before reading the clock, or time it with "
-    "`torch.utils.benchmark.Timer` or CUDA events",
-    "call `jax.block_until_ready(out)` on the result before reading the clock",
-    "call `wp.synchronize()` before reading the clock",
-    "call `numba.cuda.synchronize()` before reading the clock",
-};
 
 /* "`time.perf_counter()`": the callee's text (first line, at most CALLEE_MAX bytes). */
 static char *read_text(const gl_tscan *s, TSNode call) {
@@ -43,9 +31,12 @@ static char *read_text(const gl_tscan *s, TSNode call) {
   return gl_xasprintf("%.*s()", (int)n, s->src->bytes + a);
 }
 
-static const char *fix_for(const gl_tscan *s, int32_t work) {
-  gl_tlib lib = gl_tscan_event_lib(s, work);
-  return fixes[(size_t)lib < sizeof fixes / sizeof *fixes ? lib : 0];
+/* The fix, for the library of the last GPU work (its model's "synchronize" and "benchmark"). */
+static const char *fix_for(const gl_tscan *s, int32_t work, char *buf, size_t cap) {
+  const char *f = gl_tscan_fix(gl_model_libmodels(s->model), gl_tscan_event_lib(s, work),
+                               GL_TFIX_CALL, buf, cap);
+  return f ? f : "synchronize the device before reading the clock (`cp.cuda.Device().synchronize()`, "
+                 "`torch.cuda.synchronize()`, `jax.block_until_ready(out)`)";
 }
 
 static void report(const gl_check_ctx *ctx, const gl_tscan *s, TSNode at, int32_t open,
@@ -178,14 +169,14 @@ static void check_pairs(const gl_check_ctx *ctx, const gl_tscan *s, uint8_t kind
     const gl_tevent *o = &s->events.data[iv.open], *c = &s->events.data[iv.close];
     int32_t work = gl_tscan_region(s, o->pos, c->start, c->fn, c->start, kind == GL_TEV_CPU);
     if (work < 0 || (kind == GL_TEV_WALL && rolling_meter(s, s->subs.data[i], &iv))) continue;
-    char *what = read_text(s, c->node);
+    char *what = read_text(s, c->node), fix[256];
     char *msg = kind == GL_TEV_CPU
                     ? gl_xasprintf("`%s` counts CPU time only, so the GPU work in this interval "
                                    "is not measured: use `time.perf_counter()` and %s",
-                                   what, fix_for(s, work))
+                                   what, fix_for(s, work, fix, sizeof fix))
                     : gl_xasprintf("`%s` stops the timer while GPU work may still be running "
                                    "(GPU calls return before the work is done): %s",
-                                   what, fix_for(s, work));
+                                   what, fix_for(s, work, fix, sizeof fix));
     free(what);
     report(ctx, s, c->node, iv.open, work, msg,
            kind == GL_TEV_CPU ? "last GPU work, not counted by a CPU clock"
@@ -226,9 +217,9 @@ static void check_withs(const gl_check_ctx *ctx, const gl_tscan *s) {
     uint32_t start = ts_node_start_byte(w->body), end = ts_node_end_byte(w->body);
     int32_t work = gl_tscan_region(s, start, end, w->fn, start, false);
     if (work < 0) continue;
-    char *what = read_text(s, w->item);
+    char *what = read_text(s, w->item), fix[256];
     char *msg = gl_xasprintf("`%s` stops its timer when the block ends, while GPU work may "
-                             "still be running: %s", what, fix_for(s, work));
+                             "still be running: %s", what, fix_for(s, work, fix, sizeof fix));
     free(what);
     report(ctx, s, w->item, s->classes.data[cls].enter_ev, work, msg,
            "last GPU work, not synchronized");
