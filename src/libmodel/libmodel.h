@@ -39,8 +39,11 @@ enum {
                                          `kernel=` (warp.launch) */
   GL_ROLE_AVAILABILITY = 1u << 15,    /* tells whether a GPU is there: asks (is_available,
                                          getDeviceCount), or is the exception raised when none is */
+  GL_ROLE_PRIMITIVE = 1u << 16,       /* makes an object that owns device memory and hands kernels
+                                         a raw id of it (`.id`: warp.Mesh, HashGrid, Volume): the
+                                         id dangles once the object is freed */
 };
-#define GL_ROLE_COUNT 16
+#define GL_ROLE_COUNT 17
 #define GL_ROLES_RECORDED 0xffu
 
 /* "d2h" -> GL_ROLE_D2H ...; 0 for an unknown name. */

@@ -32,17 +32,13 @@ typedef struct wstate {
   const gl_check__walk *walk;   /* the file's walk, at the node being visited */
 } wstate;
 
-static const char *const primitives[] = {
-    "warp.Mesh", "warp.HashGrid", "warp.Bvh", "warp.Volume", "warp.Volume.load_from_nvdb",
-    "warp.Volume.load_from_address", "warp.Volume.load_from_numpy", "warp.Volume.allocate",
-    "warp.Volume.allocate_by_tiles", "warp.Volume.allocate_by_voxels"};
 
+/* A call of a constructor the models give the primitive role (warp.Mesh, warp.Volume.load_*). */
 static bool is_primitive_call(const wstate *st, TSNode e) {
   char q[QNAME_CAP];
   if (!gl_check__callee(st->ctx->model, e, q, sizeof q)) return false;
-  for (size_t i = 0; i < sizeof primitives / sizeof primitives[0]; i++)
-    if (strcmp(q, primitives[i]) == 0) return true;
-  return false;
+  const gl_api_entry *en = gl_libmodels_function(gl_model_libmodels(st->ctx->model), q, strlen(q));
+  return en && (en->roles & GL_ROLE_PRIMITIVE);
 }
 
 /* The function scope around the node being visited (null: the module). */
@@ -156,8 +152,7 @@ static void visit(TSNode n, gl_check__walk *w, void *data) {
  * there or in nested functions, and `m.id` returned, yielded (alone or in a tuple / list) or
  * stored into an attribute or item: reported at that `m.id`. */
 void gl_check_warp_primitive_id_outlives_object(const gl_check_ctx *ctx) {
-  static const char *const libs[] = {"warp"};
-  if (!ctx->model || !gl_check__imports_any(ctx->model, libs, 1)) return;
+  if (!ctx->model || !gl_check__imports_role(ctx->model, GL_ROLE_PRIMITIVE)) return;
   wstate st = {.ctx = ctx};
   gl_check__each(ctx->model, ts_tree_root_node(ctx->tree), visit, &st);
   bool any_ctor = false;   /* no primitive made in the file: nothing can dangle */
