@@ -19,7 +19,7 @@
 static const char *const role_names[GL_ROLE_COUNT] = {
     "device-returning", "host-returning", "d2h", "h2d", "sync", "alloc", "gpu-work", "timer",
     "buffer", "pinned", "handle", "mapped", "jit", "event", "launch", "availability",
-    "primitive",
+    "primitive", "pins",
 };
 
 uint32_t gl_role_parse(const char *name, size_t len) {

@@ -42,8 +42,10 @@ enum {
   GL_ROLE_PRIMITIVE = 1u << 16,       /* makes an object that owns device memory and hands kernels
                                          a raw id of it (`.id`: warp.Mesh, HashGrid, Volume): the
                                          id dangles once the object is freed */
+  GL_ROLE_PINS = 1u << 17,            /* page-locks host memory it is given (numba.cuda.pinned(h),
+                                         cupy.cuda.runtime.hostRegister): no longer pageable */
 };
-#define GL_ROLE_COUNT 17
+#define GL_ROLE_COUNT 18
 #define GL_ROLES_RECORDED 0xffu
 
 /* "d2h" -> GL_ROLE_D2H ...; 0 for an unknown name. */

@@ -77,7 +77,7 @@ static void test_roles(void **state) {
                                       "sync", "alloc", "gpu-work", "timer",
                                       "buffer", "pinned", "handle", "mapped",
                                       "jit", "event", "launch", "availability",
-                                      "primitive"};
+                                      "primitive", "pins"};
   for (int i = 0; i < GL_ROLE_COUNT; i++) {
     assert_int_equal(gl_role_parse(names[i], strlen(names[i])), 1u << i);
     assert_string_equal(gl_role_name(1u << i), names[i]);

@@ -152,9 +152,8 @@ static void visit_pinning(xstate *st, TSNode call) {
     return;
   }
   if (!gl_check__callee(st->ctx->model, call, q, sizeof q)) return;
-  if (strcmp(q, "numba.cuda.pinned") && strcmp(q, "numba.cuda.mapped") &&
-      strcmp(q, "cupy.cuda.runtime.hostRegister"))
-    return;
+  const gl_api_entry *e = gl_libmodels_function(gl_model_libmodels(st->ctx->model), q, strlen(q));
+  if (!e || !(e->roles & GL_ROLE_PINS)) return;   /* the models' `pins` role */
   for (uint32_t i = 0;; i++) {
     TSNode a = gl_check__arg(call, i);
     if (ts_node_is_null(a)) return;
