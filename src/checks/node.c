@@ -162,10 +162,11 @@ bool gl_check__call_has_role(const gl_model *m, TSNode call, uint32_t roles) {
   return e && (e->roles & roles);
 }
 
-bool gl_check__device_kwarg_alloc(const gl_model *m, TSNode call) {
+const gl_api_entry *gl_check__device_kwarg_alloc(const gl_model *m, TSNode call) {
   const gl_api_entry *e = GL_IS(call, call) ? gl_model_call_entry(m, call) : NULL;
-  return e && (e->roles & GL_ROLE_ALLOC) &&
-         (e->result == GL_RESULT_DEFAULT_DEVICE || e->result == GL_RESULT_ARG0);
+  bool alloc = e && (e->roles & GL_ROLE_ALLOC) &&
+               (e->result == GL_RESULT_DEFAULT_DEVICE || e->result == GL_RESULT_ARG0);
+  return alloc ? e : NULL;
 }
 
 bool gl_check__imports_role(const gl_model *m, uint32_t roles) {

@@ -71,10 +71,10 @@ bool gl_check__imports_any(const gl_model *m, const char *const *libs, size_t n)
 /* True when call's model entry (gl_model_call_entry) has one of the roles (GL_ROLE_* bits, those
  * the model does not record on nodes included: GL_ROLE_LAUNCH). */
 bool gl_check__call_has_role(const gl_model *m, TSNode call, uint32_t roles);
-/* True for an allocation that makes its array on the device its `device=` names, or by default
- * on the library's default device or its argument's (an `alloc` entry whose result is
- * `default-device` or `arg0`: Warp's constructors, wp.zeros(n, device="cuda")). */
-bool gl_check__device_kwarg_alloc(const gl_model *m, TSNode call);
+/* The model entry of call when it allocates its array on the device its `device=` names, or by
+ * default on the library's default device or its argument's (an `alloc` entry whose result is
+ * `default-device` or `arg0`: Warp's constructors, wp.zeros(n, device="cuda")); else NULL. */
+const gl_api_entry *gl_check__device_kwarg_alloc(const gl_model *m, TSNode call);
 /* True when the file imports a top-level module under which some model function has one of the
  * roles (GL_ROLE_* bits): `import torch` for GL_ROLE_HANDLE, as torch.cuda.Stream has it. */
 bool gl_check__imports_role(const gl_model *m, uint32_t roles);

@@ -33,9 +33,8 @@ typedef struct gstate {
  * `device=` names (gl_check__device_kwarg_alloc) that is not a copy (`wp.clone`): a new one
  * (default-device result) or a `buffer` one (`wp.zeros_like`). */
 static bool array_maker(const gl_model *m, TSNode call) {
-  if (!gl_check__device_kwarg_alloc(m, call)) return false;
-  const gl_api_entry *e = gl_model_call_entry(m, call);
-  return e->result == GL_RESULT_DEFAULT_DEVICE || (e->roles & GL_ROLE_BUFFER);
+  const gl_api_entry *e = gl_check__device_kwarg_alloc(m, call);
+  return e && (e->result == GL_RESULT_DEFAULT_DEVICE || (e->roles & GL_ROLE_BUFFER));
 }
 
 static void note_with(gstate *st, TSNode w) {
